@@ -12,7 +12,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 from types import MappingProxyType
 from typing import Literal
 
@@ -31,7 +31,9 @@ MAX_DICE = 8
 FACES = 6
 Outcome = tuple[bool, bool, bool]
 #: The eight (success, critical, prodige) keys of :attr:`RollOdds.joint`, in a fixed order.
-OUTCOME_KEYS: tuple[Outcome, ...] = tuple(itertools.product((False, True), repeat=3))
+OUTCOME_KEYS: tuple[Outcome, ...] = tuple(
+    (s, c, p) for s in (False, True) for c in (False, True) for p in (False, True)
+)
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -40,7 +42,7 @@ FloatArray = npt.NDArray[np.float64]
 # --- Sums of d6 ---------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=None)
+@cache
 def _sum_counts(dice: int) -> IntArray:
     counts = np.ones(1, dtype=np.int64)
     face = np.ones(FACES, dtype=np.int64)
@@ -115,7 +117,7 @@ class _Enumeration:
     prodiges: npt.NDArray[np.bool_]  # (M, n + 1, 6)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _enumeration(dice: int, prodige_rule: ProdigeRule) -> _Enumeration:
     multisets = list(itertools.combinations_with_replacement(range(1, FACES + 1), dice))
     faces = np.array(multisets, dtype=np.int64)  # (M, n), sorted
@@ -185,8 +187,8 @@ def _roll_counts(
     joint = np.bincount(outcome.ravel(), weights=weight.ravel(), minlength=8)
     sums = np.bincount(chosen_sums.ravel(), weights=weight.ravel())
     return _Counts(
-        joint=tuple(int(round(x)) for x in joint),
-        sums=tuple((s, int(round(x))) for s, x in enumerate(sums) if x),
+        joint=tuple(round(x) for x in joint),
+        sums=tuple((s, round(x)) for s, x in enumerate(sums) if x),
         denominator=FACES**dice * FACES,
     )
 

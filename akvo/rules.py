@@ -168,7 +168,8 @@ ULTIMES: MappingProxyType[Character, Ultime] = MappingProxyType(
         Character.KITESURFEUR: Ultime(
             "Tourbillon",
             "when its side is about to activate a unit; until the end of the turn",
-            "any opponent attacking the Kitesurfeur or defending against its shot rolls 1 die fewer",
+            "any opponent attacking the Kitesurfeur or defending against its shot"
+            " rolls 1 die fewer",
         ),
         Character.BARREUR: Ultime(
             "Égide",

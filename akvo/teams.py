@@ -29,7 +29,9 @@ class Team:
         """The four letters a character holds, as spelled in the list (for naming mages)."""
         return self.groups[character.lane - 1]
 
-    def runes_of(self, character: Character, rules: RulesConfig = DEFAULT_RULES) -> tuple[Rune, ...]:
+    def runes_of(
+        self, character: Character, rules: RulesConfig = DEFAULT_RULES
+    ) -> tuple[Rune, ...]:
         """The character's own four runes (R21)."""
         book = grimoire(rules)
         return tuple(book[letter] for letter in self.letters(character))
@@ -84,8 +86,10 @@ def parse_team(text: str, *, name: str = "") -> Team:
     for position, char in enumerate(text, start=1):
         if char not in _ALLOWED:
             kind = "digit" if char.isdigit() else "character"
-            raise _fail(f"unknown {kind} {char!r} at position {position}; only letters A–Z, "
-                        "spaces, '/' and one '+' are allowed")
+            raise _fail(
+                f"unknown {kind} {char!r} at position {position}; only letters A–Z, "
+                "spaces, '/' and one '+' are allowed"
+            )
     if text.count("+") > 1:
         raise _fail("more than one '+' (the bonus part comes once, at the end)")
     main, plus, bonus_text = text.upper().partition("+")
@@ -93,12 +97,13 @@ def parse_team(text: str, *, name: str = "") -> Team:
     if not groups:
         raise _fail("no letter groups before '+'")
     if len(groups) != GROUP_COUNT:
-        raise _fail(f"found {len(groups)} letter groups; a team has {GROUP_COUNT} "
-                    "(one per lane)")
+        raise _fail(f"found {len(groups)} letter groups; a team has {GROUP_COUNT} (one per lane)")
     for index, group in enumerate(groups, start=1):
         if len(group) != GROUP_SIZE:
-            raise _fail(f"group {index} {group!r} has {len(group)} letters; each character "
-                        f"holds exactly {GROUP_SIZE} runes")
+            raise _fail(
+                f"group {index} {group!r} has {len(group)} letters; each character "
+                f"holds exactly {GROUP_SIZE} runes"
+            )
     bonus = re.sub(r"[\s/]+", "", bonus_text)
     if plus and not bonus:
         raise _fail("the bonus part after '+' is empty; it needs 2 letters")
