@@ -10,9 +10,9 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 from types import MappingProxyType
 from typing import Literal
 
@@ -115,6 +115,8 @@ class _Enumeration:
     weights: IntArray  # (M,)
     sums: IntArray  # (M, n + 1, 6)
     prodiges: npt.NDArray[np.bool_]  # (M, n + 1, 6)
+    at_least: IntArray  # (M, n + 1, 6n + 6): how many of the six sums are ≥ v
+    prodige_count: IntArray  # (M, n + 1): how many of the six results are prodiges
 
 
 @cache
@@ -147,9 +149,12 @@ def _enumeration(dice: int, prodige_rule: ProdigeRule) -> _Enumeration:
             prodiges[:, j + 1, :] = (
                 can_be_prodige & others_equal[:, None] & (new_face[None, :] == others[:, :1])
             )
-    for array in (weights, sums, prodiges):
+    values = np.arange(FACES * dice + FACES, dtype=np.int64)
+    at_least = (sums[:, :, :, None] >= values).sum(axis=2)
+    prodige_count = prodiges.sum(axis=2)
+    for array in (weights, sums, prodiges, at_least, prodige_count):
         array.setflags(write=False)
-    return _Enumeration(weights, sums, prodiges)
+    return _Enumeration(weights, sums, prodiges, at_least, prodige_count)
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,39 +166,67 @@ class _Counts:
     denominator: int
 
 
-@lru_cache(maxsize=4096)
+@cache
+def _threshold_batch(
+    dice: int, reroll: RerollPolicy | None, prodige_rule: ProdigeRule
+) -> tuple[int, tuple[_Counts, ...]]:
+    """Counts for every effective threshold that matters, in one vectorised pass.
+
+    Below ``dice − 4`` every roll is a critical success and above ``6·dice + 1`` none
+    succeeds, so the Relance choices (and all counts) are constant outside that window.
+    Returns the window's first threshold and one :class:`_Counts` per threshold.
+    """
+    table = _enumeration(dice, prodige_rule)
+    low, high = dice - CRITICAL_MARGIN, FACES * dice + 1
+    ts = np.arange(low, high + 1, dtype=np.int64)
+    n_m, n_t = len(table.weights), len(ts)
+    if reroll is None:
+        choice = np.zeros((n_m, n_t), dtype=np.int64)
+    else:
+        top = table.at_least.shape[2] - 1
+        s = table.at_least[:, :, np.clip(ts, 0, top)]  # (M, O, T)
+        c = table.at_least[:, :, np.clip(ts + CRITICAL_MARGIN, 0, top)]
+        p = table.prodige_count[:, :, None]
+        key = s * 64 + c * 8 + p if reroll == "success" else c * 64 + s * 8 + p
+        choice = key.argmax(axis=1)  # (M, T): first best option, 0 = keep (R15)
+    rows = np.arange(n_m)[:, None]
+    chosen_sums = table.sums[rows, choice]  # (M, T, 6)
+    chosen_prodiges = table.prodiges[rows, choice]
+    t3 = ts[None, :, None]
+    outcome = (
+        (chosen_sums >= t3).astype(np.int64) * 4
+        + (chosen_sums >= t3 + CRITICAL_MARGIN).astype(np.int64) * 2
+        + chosen_prodiges.astype(np.int64)
+    )
+    weight = np.broadcast_to(table.weights[:, None, None], outcome.shape).ravel()
+    column = np.arange(n_t)[None, :, None]
+    width = FACES * dice + 1
+    joint = np.bincount((column * 8 + outcome).ravel(), weights=weight, minlength=n_t * 8)
+    sums = np.bincount(
+        (column * width + chosen_sums).ravel(), weights=weight, minlength=n_t * width
+    )
+    joint = joint.reshape(n_t, 8).round().astype(np.int64)
+    sums = sums.reshape(n_t, width).round().astype(np.int64)
+    denominator = FACES**dice * FACES
+    batch = tuple(
+        _Counts(
+            joint=tuple(int(x) for x in joint[i]),
+            sums=tuple((total, int(x)) for total, x in enumerate(sums[i]) if x),
+            denominator=denominator,
+        )
+        for i in range(n_t)
+    )
+    return low, batch
+
+
 def _roll_counts(
     effective: int, dice: int, reroll: RerollPolicy | None, prodige_rule: ProdigeRule
 ) -> _Counts:
-    table = _enumeration(dice, prodige_rule)
-    success = table.sums >= effective
-    critical = table.sums >= effective + CRITICAL_MARGIN
-    if reroll is None:
-        choice = np.zeros(len(table.weights), dtype=np.int64)
-    else:
-        s = success.sum(axis=2)
-        c = critical.sum(axis=2)
-        p = table.prodiges.sum(axis=2)
-        key = s * 64 + c * 8 + p if reroll == "success" else c * 64 + s * 8 + p
-        choice = key.argmax(axis=1)
-    rows = np.arange(len(table.weights))
-    chosen_sums = table.sums[rows, choice]  # (M, 6)
-    outcome = (
-        success[rows, choice].astype(np.int64) * 4
-        + critical[rows, choice].astype(np.int64) * 2
-        + table.prodiges[rows, choice].astype(np.int64)
-    )
-    weight = np.broadcast_to(table.weights[:, None], outcome.shape)
-    joint = np.bincount(outcome.ravel(), weights=weight.ravel(), minlength=8)
-    sums = np.bincount(chosen_sums.ravel(), weights=weight.ravel())
-    return _Counts(
-        joint=tuple(round(x) for x in joint),
-        sums=tuple((s, round(x)) for s, x in enumerate(sums) if x),
-        denominator=FACES**dice * FACES,
-    )
+    low, batch = _threshold_batch(dice, reroll, prodige_rule)
+    return batch[min(max(effective - low, 0), len(batch) - 1)]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class RollOdds:
     """Exact odds of one roll (R12–R15).
 
@@ -211,7 +244,16 @@ class RollOdds:
     critical: Fraction
     prodige: Fraction
     joint: Mapping[Outcome, Fraction]
-    totals: Mapping[int, Fraction]
+    _sum_counts: tuple[tuple[int, int], ...] = field(repr=False, compare=False)
+    _denominator: int = field(repr=False, compare=False)
+
+    @cached_property
+    def totals(self) -> Mapping[int, Fraction]:
+        """Final total (dice + modifier) → probability; built on first use."""
+        den = self._denominator
+        return MappingProxyType(
+            {total + self.modifier: Fraction(n, den) for total, n in self._sum_counts}
+        )
 
     @property
     def failure(self) -> Fraction:
@@ -234,6 +276,15 @@ class RollOdds:
             ),
             Fraction(0),
         )
+
+
+def clear_caches(*, keep_tables: bool = False) -> None:
+    """Forget cached results (for benchmarks); ``keep_tables`` keeps the face enumerations."""
+    for cached in (_threshold_batch, _roll, at_least_table):
+        cached.cache_clear()
+    if not keep_tables:
+        _sum_counts.cache_clear()
+        _enumeration.cache_clear()
 
 
 def _check_int(name: str, value: object) -> int:
@@ -279,11 +330,11 @@ def _roll(
     counts = _roll_counts(threshold - modifier, dice, reroll, prodige_rule)
     den = counts.denominator
     joint = {key: Fraction(n, den) for key, n in zip(OUTCOME_KEYS, counts.joint, strict=True)}
-    # OUTCOME_KEYS is the binary count s·4 + c·2 + p, matching the bincount index.
-    success = sum((joint[k] for k in OUTCOME_KEYS if k[0]), Fraction(0))
-    critical = sum((joint[k] for k in OUTCOME_KEYS if k[1]), Fraction(0))
-    prodige = sum((joint[k] for k in OUTCOME_KEYS if k[2]), Fraction(0))
-    totals = {s + modifier: Fraction(n, den) for s, n in counts.sums}
+    # OUTCOME_KEYS[i] is the binary count i = s·4 + c·2 + p, matching the batch's index.
+    n = counts.joint
+    success = Fraction(n[4] + n[5] + n[6] + n[7], den)
+    critical = Fraction(n[6] + n[7], den)
+    prodige = Fraction(n[1] + n[3] + n[5] + n[7], den)
     return RollOdds(
         threshold=threshold,
         dice=dice,
@@ -294,5 +345,6 @@ def _roll(
         critical=critical,
         prodige=prodige,
         joint=MappingProxyType(joint),
-        totals=MappingProxyType(totals),
+        _sum_counts=counts.sums,
+        _denominator=den,
     )
