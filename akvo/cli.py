@@ -1,0 +1,302 @@
+"""The ``akvo`` command line: exact shot odds and rune duels in a terminal.
+
+    akvo odds mage --tier 3 --distance 2 --attack-rune relance --resilience 1
+    akvo odds chest --turn 4 --distance 3 --interception-distance 1 --vigie
+    akvo duel mage --tier 2 --distance 2
+
+Bad options print one line on stderr and exit with status 2 (no traceback), whether
+argparse or the engine (:class:`~akvo.errors.AkvoError`) finds the problem.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import unicodedata
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from typing import NoReturn, TextIO
+
+from akvo.config import RulesConfig
+from akvo.errors import AkvoError
+from akvo.rules import TIER_NUMERALS, tier_for_turn
+from akvo.shots import (
+    RuneChoice,
+    ShotOdds,
+    Side,
+    shot_on_chest,
+    shot_on_mage,
+)
+
+USAGE_ERROR = 2
+
+
+class _UsageError(Exception):
+    """Raised instead of argparse's exit, so that ``main`` can return 2 in-process."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise _UsageError(message)
+
+
+def _fold(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", text.strip().lower())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def _rune_type(allowed: tuple[str, ...]) -> Callable[[str], RuneChoice]:
+    """Parse a rune name: accents and case are ignored; 'none' means no rune."""
+    aliases = {"none": None, "aucune": None, "defence": "defense", "attack": "attaque"}
+
+    def parse(text: str) -> RuneChoice:
+        word = _fold(text)
+        rune = aliases.get(word, word)
+        if rune is not None and rune not in allowed:
+            raise argparse.ArgumentTypeError(f"{text!r} is not one of: none, {', '.join(allowed)}")
+        return rune  # type: ignore[return-value]
+
+    return parse
+
+
+def _interception_type(text: str) -> int | None:
+    if _fold(text) in ("none", "aucune"):
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a distance or 'none'") from None
+
+
+def _add_situation(parser: argparse.ArgumentParser, *, chest: bool) -> None:
+    wind = parser.add_mutually_exclusive_group(required=True)
+    wind.add_argument("--tier", type=int, help="wind tier 1–4 (palier I–IV)")
+    wind.add_argument("--turn", type=int, help="turn 1–10; sets the tier (R7)")
+    parser.add_argument(
+        "--distance",
+        type=int,
+        required=True,
+        help="distance to the chest" if chest else "distance to the target mage",
+    )
+    if chest:
+        parser.add_argument(
+            "--interception-distance",
+            type=_interception_type,
+            default=None,
+            metavar="N|none",
+            help="interceptor–shooter distance; none or outside 1–4: no interception (R17)",
+        )
+    parser.add_argument("--souffle", action="store_true", help="Souffle portant: distance −2")
+    parser.add_argument("--vigie", action="store_true", help="Vigie active: attack +1")
+    parser.add_argument(
+        "--tourbillon-attacker",
+        action="store_true",
+        help="the shooter is the Kitesurfeur with Tourbillon: defence rolls 1 die fewer",
+    )
+    parser.add_argument(
+        "--resilience",
+        type=int,
+        default=0,
+        help="Résilience 0–3 of the " + ("interceptor" if chest else "target"),
+    )
+    parser.add_argument("--egide", action="store_true", help="Égide active: defence +1")
+    parser.add_argument(
+        "--tourbillon-defender",
+        action="store_true",
+        help=(
+            "the interceptor is the Kitesurfeur with Tourbillon: no effect, a chest shot"
+            " does not attack it (R24)"
+            if chest
+            else "the target is the Kitesurfeur with Tourbillon: attack rolls 1 die fewer"
+        ),
+    )
+    parser.add_argument(
+        "--policy",
+        choices=("success", "critical"),
+        default=None,
+        help="Relance policy of both sides (R15; default success)",
+    )
+    parser.add_argument(
+        "--attack-policy", choices=("success", "critical"), default=None, help="overrides --policy"
+    )
+    parser.add_argument(
+        "--defence-policy", choices=("success", "critical"), default=None, help="overrides --policy"
+    )
+    parser.add_argument(
+        "--prodige",
+        choices=("four", "all"),
+        default="four",
+        help="prodige variant (R13): four equal dice, or all dice equal",
+    )
+
+
+def _build_parser() -> _Parser:
+    parser = _Parser(prog="akvo", description="Exact odds of Akvolition shots.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    odds = commands.add_parser("odds", help="outcome table of one shot")
+    duel = commands.add_parser("duel", help="rune duel of one shot (payoff matrix, equilibria)")
+    for command, with_runes in ((odds, True), (duel, False)):
+        kinds = command.add_subparsers(dest="kind", required=True, parser_class=_Parser)
+        for kind in ("mage", "chest"):
+            sub = kinds.add_parser(kind, help=f"a shot on a {kind}")
+            _add_situation(sub, chest=kind == "chest")
+            if with_runes:
+                sub.add_argument(
+                    "--attack-rune",
+                    type=_rune_type(("attaque", "confusion", "relance")),
+                    default=None,
+                    metavar="RUNE",
+                    help="none, attaque, confusion or relance",
+                )
+                sub.add_argument(
+                    "--defence-rune",
+                    "--defense-rune",
+                    type=_rune_type(("defense", "confusion", "relance")),
+                    default=None,
+                    metavar="RUNE",
+                    help="none, defense, confusion or relance",
+                )
+    return parser
+
+
+def _sides(args: argparse.Namespace) -> tuple[Side, Side]:
+    attack = Side(
+        rune=getattr(args, "attack_rune", None),
+        vigie=args.vigie,
+        tourbillon=args.tourbillon_attacker,
+        souffle=args.souffle,
+        policy=args.attack_policy or args.policy or "success",
+    )
+    defence = Side(
+        rune=getattr(args, "defence_rune", None),
+        resilience=args.resilience,
+        egide=args.egide,
+        tourbillon=args.tourbillon_defender,
+        policy=args.defence_policy or args.policy or "success",
+    )
+    return attack, defence
+
+
+def _tier(args: argparse.Namespace) -> int:
+    return tier_for_turn(args.turn) if args.turn is not None else int(args.tier)
+
+
+def _percent(p: Fraction) -> str:
+    return f"{float(p) * 100:.2f}%"
+
+
+def _roll_text(odds: ShotOdds, which: str) -> str:
+    r = odds.attack if which == "attack" else odds.defence
+    if r is None:
+        return "none"
+    text = f"{r.dice} dice {r.modifier:+d} vs {r.threshold}"
+    if r.reroll:
+        text += f", Relance ({r.reroll})"
+    return text
+
+
+def _print_odds(odds: ShotOdds, out: TextIO) -> None:
+    target = "a mage" if odds.kind == "mage" else "a chest"
+    header = f"Shot on {target}: tier {TIER_NUMERALS[odds.tier]}, distance {odds.distance}"
+    if odds.kind == "chest":
+        header += (
+            ", no interception"
+            if odds.interception_distance is None
+            else f", interception at {odds.interception_distance}"
+        )
+    print(header, file=out)
+    second = "interception" if odds.kind == "chest" else "defence"
+    print(f"attack roll: {_roll_text(odds, 'attack')}", file=out)
+    print(f"{second} roll: {_roll_text(odds, 'defence')}", file=out)
+    print("", file=out)
+    width = max(len(k) for k in odds.outcomes)
+    print(f"{'outcome':<{width}}  {'percent':>8}  exact", file=out)
+    for name, p in odds.outcomes.items():
+        print(f"{name:<{width}}  {_percent(p):>8}  {p}", file=out)
+    print("", file=out)
+    if odds.kind == "mage":
+        lines = [
+            ("P(push)", odds.p_push, _percent(odds.p_push)),
+            ("expected push (cells)", odds.expected_push, f"{float(odds.expected_push):.4f}"),
+        ]
+    else:
+        lines = [
+            ("P(score)", odds.p_score, _percent(odds.p_score)),
+            ("expected points", odds.expected_points, f"{float(odds.expected_points):.4f}"),
+        ]
+    lines += [
+        ("attack prodige", odds.attack_prodige, _percent(odds.attack_prodige)),
+        (f"{second} prodige", odds.defence_prodige, _percent(odds.defence_prodige)),
+    ]
+    width = max(len(label) for label, _, _ in lines)
+    for label, exact, shown in lines:
+        print(f"{label:<{width}}  {shown:>8}  {exact}", file=out)
+
+
+def _print_duel(args: argparse.Namespace, out: TextIO) -> None:
+    from akvo.duel import rune_duel  # scipy is imported only for duels
+
+    attack, defence = _sides(args)
+    duel = rune_duel(
+        args.kind,
+        _tier(args),
+        args.distance,
+        interception_distance=getattr(args, "interception_distance", None),
+        attack=attack,
+        defence=defence,
+        rules=RulesConfig(prodige=args.prodige),
+    )
+    metric = "P(push)" if duel.kind == "mage" else "expected points"
+    names = [str(o or "none") for o in duel.defender_options]
+    print(f"Rune duel, payoff = {metric} (attacker rows maximise)", file=out)
+    width = max(len(str(o or "none")) for o in duel.attacker_options)
+    print(" " * width + "".join(f"  {n:>9}" for n in names), file=out)
+    for option, row in zip(duel.attacker_options, duel.payoff, strict=True):
+        cells = "".join(f"  {float(v):>9.4f}" for v in row)
+        print(f"{option or 'none':<{width}}{cells}", file=out)
+    print("", file=out)
+    choice = duel.attacker_options[duel.sequential_attacker_choice] or "none"
+    print(
+        f"attacker declares first (R18): play {choice}, value "
+        f"{float(duel.sequential_value):.4f} ({duel.sequential_value})",
+        file=out,
+    )
+    print(f"simultaneous zero-sum value: {duel.value:.4f}", file=out)
+    mixes = (
+        ("attacker mix", duel.attacker_options, duel.attacker_strategy),
+        ("defender mix", duel.defender_options, duel.defender_strategy),
+    )
+    for label, options, strategy in mixes:
+        shares = ", ".join(
+            f"{o or 'none'} {w * 100:.1f}%" for o, w in zip(options, strategy, strict=True) if w
+        )
+        print(f"{label}: {shares}", file=out)
+
+
+def _run(args: argparse.Namespace, out: TextIO) -> None:
+    if args.command == "duel":
+        _print_duel(args, out)
+        return
+    attack, defence = _sides(args)
+    rules = RulesConfig(prodige=args.prodige)
+    if args.kind == "mage":
+        odds = shot_on_mage(_tier(args), args.distance, attack, defence, rules=rules)
+    else:
+        odds = shot_on_chest(
+            _tier(args), args.distance, args.interception_distance, attack, defence, rules=rules
+        )
+    _print_odds(odds, out)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (0 ok, 2 bad options)."""
+    parser = _build_parser()
+    try:
+        args = parser.parse_args(argv)
+        _run(args, sys.stdout)
+    except (_UsageError, AkvoError) as exc:
+        print(f"akvo: error: {exc}", file=sys.stderr)
+        return USAGE_ERROR
+    except SystemExit as exc:  # --help exits 0 through argparse
+        return exc.code if isinstance(exc.code, int) else 0
+    return 0
