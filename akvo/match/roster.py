@@ -1,0 +1,79 @@
+"""Which runes each character may play (R19–R21), precomputed once per team and grimoire.
+
+Rune categories are small ints here (bit positions in a category mask); letters map to
+holders 0–5 (characters) or 6 (the team's bonus runes).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from akvo.config import RulesConfig
+from akvo.rules import CHARACTERS, RuneCategory
+from akvo.teams import Team
+
+ATTAQUE, DEFENSE, CONFUSION, RELANCE, MOUVEMENT, ULTIME = range(6)
+CATEGORY_OF = {
+    RuneCategory.ATTAQUE: ATTAQUE,
+    RuneCategory.DEFENSE: DEFENSE,
+    RuneCategory.CONFUSION: CONFUSION,
+    RuneCategory.RELANCE: RELANCE,
+    RuneCategory.MOUVEMENT: MOUVEMENT,
+    RuneCategory.ULTIME: ULTIME,
+}
+CATEGORY_LABELS = ("Attaque", "Défense", "Confusion", "Relance", "Mouvement", "Ultime")
+BONUS = 6
+RUNE_U = "U"
+
+
+def letter_bit(letter: str) -> int:
+    return 1 << (ord(letter) - 65)
+
+
+@dataclass(frozen=True, slots=True)
+class Roster:
+    """One side's runes: ``runes[holder]`` lists ``(letter, bit, category)``."""
+
+    runes: tuple[tuple[tuple[str, int, int], ...], ...]
+    holder_of: dict[str, int]
+    category_of: dict[str, int]
+
+    def playable(self, spent: int, holders: tuple[int, ...], categories: int) -> list[str]:
+        """Unspent letters of these holders (and the bonus) whose category bit is in the mask."""
+        out: list[str] = []
+        for holder in holders:
+            for letter, bit, category in self.runes[holder]:
+                if not spent & bit and categories >> category & 1:
+                    out.append(letter)
+        return out
+
+
+@lru_cache(maxsize=64)
+def _roster(groups: tuple[str, ...], bonus: str, reading: str) -> Roster:
+    rules = RulesConfig(grimoire=reading)  # type: ignore[arg-type]
+    team = Team(groups=groups, bonus=bonus)
+    runes: list[tuple[tuple[str, int, int], ...]] = []
+    holder_of: dict[str, int] = {}
+    category_of: dict[str, int] = {}
+    for character in CHARACTERS:
+        entries = tuple(
+            (r.letter, letter_bit(r.letter), CATEGORY_OF[r.category])
+            for r in team.runes_of(character, rules)
+        )
+        runes.append(entries)
+    runes.append(
+        tuple(
+            (r.letter, letter_bit(r.letter), CATEGORY_OF[r.category])
+            for r in team.bonus_runes(rules)
+        )
+    )
+    for holder, entries in enumerate(runes):
+        for letter, _bit, category in entries:
+            holder_of[letter] = holder
+            category_of[letter] = category
+    return Roster(tuple(runes), holder_of, category_of)
+
+
+def roster(team: Team, rules: RulesConfig) -> Roster:
+    return _roster(team.groups, team.bonus, rules.grimoire)
