@@ -19,7 +19,7 @@ from fractions import Fraction
 
 from akvo.config import DEFAULT_RULES, RulesConfig
 from akvo.errors import ShotError
-from akvo.shots import NO_SIDE, RuneChoice, ShotKind, Side, shot_on_chest, shot_on_mage
+from akvo.shots import NO_SIDE, RuneChoice, ShotKind, Side, shot, shot_on_chest
 
 ATTACK_OPTIONS: tuple[RuneChoice, ...] = (None, "attaque", "confusion", "relance")
 DEFENCE_OPTIONS: tuple[RuneChoice, ...] = (None, "defense", "confusion", "relance")
@@ -144,11 +144,7 @@ def rune_duel(
 
     def payoff_of(a_rune: RuneChoice, d_rune: RuneChoice) -> Fraction:
         a_side, d_side = replace(attack, rune=a_rune), replace(defence, rune=d_rune)
-        if kind == "mage":
-            return shot_on_mage(tier, distance, a_side, d_side, rules=rules).value
-        return shot_on_chest(
-            tier, distance, interception_distance, a_side, d_side, rules=rules
-        ).value
+        return shot(kind, tier, distance, interception_distance, a_side, d_side, rules=rules).value
 
     payoff: Matrix = tuple(
         tuple(payoff_of(a, d) for d in defender_options) for a in attacker_options

@@ -393,6 +393,25 @@ def shot_on_chest(
     return _shot("chest", tier, chest_distance, interception_distance, attack, defence, rules)
 
 
+def shot(
+    kind: ShotKind,
+    tier: int,
+    distance: int,
+    interception_distance: int | None = None,
+    attack: Side = NO_SIDE,
+    defence: Side = NO_SIDE,
+    *,
+    rules: RulesConfig = DEFAULT_RULES,
+) -> ShotOdds:
+    """Either kind of shot by name: :func:`shot_on_mage` (``interception_distance`` is
+    ignored) or :func:`shot_on_chest` (``distance`` is the chest distance)."""
+    if kind not in ("mage", "chest"):
+        raise ShotError(f"unknown shot kind {kind!r}; choose 'mage' or 'chest'")
+    if kind == "mage":
+        interception_distance = None
+    return _shot(kind, tier, distance, interception_distance, attack, defence, rules)
+
+
 def clear_caches() -> None:
     """Forget every cached shot (the dice caches of :mod:`akvo.dice` are left alone)."""
     _cached_shot.cache_clear()

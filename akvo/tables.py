@@ -15,7 +15,7 @@ from typing import Any, Literal
 from akvo.config import DEFAULT_RULES, RulesConfig
 from akvo.errors import ShotError
 from akvo.rules import DISTANCES, TIER_NUMERALS, TIERS, Thresholds, thresholds
-from akvo.shots import NO_SIDE, ShotKind, ShotOdds, Side, shot_on_chest, shot_on_mage
+from akvo.shots import NO_SIDE, ShotKind, ShotOdds, Side, shot
 
 Metric = Literal["p_push", "expected_push", "p_score", "expected_points"]
 #: The metrics that mean something for each kind of shot; the first is the default.
@@ -63,14 +63,14 @@ class OddsGrid:
     def shot(self, tier: int, distance: int) -> ShotOdds:
         """The whole :class:`~akvo.shots.ShotOdds` behind one cell (cached)."""
         _check_cell(tier, distance)
-        return _shot(
+        return shot(
             self.kind,
             tier,
             distance,
             self.interception_distance,
             self.attack,
             self.defence,
-            self.rules,
+            rules=self.rules,
         )
 
     def thresholds(self, tier: int, distance: int) -> Thresholds:
@@ -174,20 +174,6 @@ def _check_cell(tier: object, distance: object) -> None:
             raise ShotError(f"{name} {value!r} is outside {allowed[0]}–{allowed[-1]}")
 
 
-def _shot(
-    kind: ShotKind,
-    tier: int,
-    distance: int,
-    interception_distance: int | None,
-    attack: Side,
-    defence: Side,
-    rules: RulesConfig,
-) -> ShotOdds:
-    if kind == "mage":
-        return shot_on_mage(tier, distance, attack, defence, rules=rules)
-    return shot_on_chest(tier, distance, interception_distance, attack, defence, rules=rules)
-
-
 def odds_grid(
     kind: ShotKind = "mage",
     attack: Side = NO_SIDE,
@@ -209,15 +195,12 @@ def odds_grid(
         interception_distance = None
     values = tuple(
         tuple(
-            getattr(
-                _shot(kind, t, d, interception_distance, attack, defence, rules),
-                chosen,
-            )
+            getattr(shot(kind, t, d, interception_distance, attack, defence, rules=rules), chosen)
             for d in DISTANCES
         )
         for t in TIERS
     )
-    first = _shot(kind, 1, 1, interception_distance, attack, defence, rules)
+    first = shot(kind, 1, 1, interception_distance, attack, defence, rules=rules)
     return OddsGrid(
         kind=kind,
         metric=chosen,

@@ -364,3 +364,14 @@ def test_sides_are_hashable_and_immutable() -> None:
     assert hash(Side("attaque")) == hash(Side("attaque"))
     with pytest.raises(AttributeError):
         Side().rune = "attaque"  # type: ignore[misc]
+
+
+def test_shot_dispatches_by_kind() -> None:
+    from akvo.shots import shot
+
+    attack, defence = Side("attaque"), Side(resilience=2)
+    assert shot("mage", 2, 3, 1, attack, defence) == shot_on_mage(2, 3, attack, defence)
+    assert shot("chest", 2, 3, 1, attack, defence) == shot_on_chest(2, 3, 1, attack, defence)
+    assert shot("chest", 2, 3, None).outcomes["intercepted"] == 0
+    with pytest.raises(ShotError, match="unknown shot kind 'coffre'"):
+        shot("coffre", 2, 3)  # type: ignore[arg-type]
