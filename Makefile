@@ -16,12 +16,15 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# The site: Voilà with the home page at "/" (akvo_widgets.site), settings in book/voila.json.
 book: $(STAMP)
 	@echo "Serving the Akvolition book on http://$(HOST):$(PORT)/  (Ctrl+C to stop)"
-	$(BIN)/voila book --no-browser --Voila.ip=$(HOST) --port=$(PORT) --Voila.port_retries=0
+	cd book && $(CURDIR)/$(BIN)/python -m akvo_widgets.site . --no-browser \
+		--Voila.ip=$(HOST) --port=$(PORT) --Voila.port_retries=0
 
+# Authors: the same notebooks in JupyterLab (as root, JupyterLab needs --allow-root).
 lab: $(STAMP)
-	$(BIN)/jupyter lab book --ip=$(HOST) --no-browser --allow-root
+	$(BIN)/jupyter lab --ServerApp.root_dir=book --ip=$(HOST) --no-browser --allow-root
 
 lint: $(STAMP)
 	$(BIN)/ruff check akvo widgets tests benchmarks
@@ -32,6 +35,8 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix akvo widgets tests benchmarks
 	$(BIN)/ruff format akvo widgets tests benchmarks
 
+# Every test: tests/ (unit, widgets, notebooks' files, Chromium browser tests) and book/
+# (each notebook executed by nbval); see [tool.pytest.ini_options] in pyproject.toml.
 test: lint
 	$(BIN)/python -m pytest
 

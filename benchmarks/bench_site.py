@@ -1,0 +1,222 @@
+"""Site benchmark: first render of every page, and control → number latency, in Chromium.
+
+Starts the book server on a free loopback port (as the browser tests do), then measures:
+
+1. for every page, the time from navigation to the first rendered widget (the home page has
+   no widget: its rendered content), several visits per page, a few seconds apart so that
+   Voilà's pre-heated kernel pool can refill as it would between real readers;
+2. for every chapter, 50 changes of one control (arrow keys on a slider) and the time from
+   the key press to the updated number in the page; p50 and p95.
+
+Results go to ``benchmarks/results/site.md`` (targets: first render ≤ 3 s per page, latency
+p95 ≤ 100 ms). Usage: ``.venv/bin/python benchmarks/bench_site.py [--visits 3]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import subprocess
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from akvo_widgets.site import background_server
+from playwright.sync_api import Page, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "benchmarks" / "results" / "site.md"
+CHROMIUM = os.environ.get("AKVO_CHROMIUM", "/usr/bin/chromium")
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PAGES = (
+    "index.ipynb",
+    "01-des.ipynb",
+    "02-matrice-du-vent.ipynb",
+    "03-tir-sur-un-mage.ipynb",
+    "04-tir-sur-un-coffre.ipynb",
+    "05-runes-et-ultimes.ipynb",
+)
+WAIT_MS = 60_000
+CHANGES = 50
+FIRST_RENDER_TARGET = 3.0
+LATENCY_TARGET_MS = 100.0
+
+
+@dataclass(frozen=True)
+class Probe:
+    """One control to move on a page and the number it updates."""
+
+    page: str
+    slider: str  # CSS class of the slider widget
+    number: str  # CSS selector of the number it changes
+    low: int  # the slider's minimum: the walk goes from low to high and back
+    high: int  # every step between low and high must change the number
+
+
+PROBES = (
+    Probe("01-des.ipynb", ".akvo-roll-dice", ".akvo-roll-success", 1, 8),
+    Probe("02-matrice-du-vent.ipynb", ".akvo-matrix-resilience", ".akvo-matrix-t1-d1", 0, 3),
+    Probe("03-tir-sur-un-mage.ipynb", ".akvo-shot-distance", ".akvo-shot-value", 1, 4),
+    Probe("04-tir-sur-un-coffre.ipynb", ".akvo-shot-distance", ".akvo-shot-value", 1, 4),
+    Probe("05-runes-et-ultimes.ipynb", ".akvo-duel-distance", ".akvo-duel-sequential", 1, 4),
+)
+
+
+def first_render(page: Page, url: str, file: str) -> float:
+    start = time.perf_counter()
+    page.goto(url)
+    target = "#rendered_cells" if file == "index.ipynb" else ".akvo-widget"
+    page.locator(target).first.wait_for(state="visible", timeout=WAIT_MS)
+    return time.perf_counter() - start
+
+
+def latencies(page: Page, probe: Probe) -> list[float]:
+    """Press an arrow key, wait (polling every frame) until the number changes; 50 times."""
+    handle = page.locator(f"{probe.slider} [role='slider']")
+    number = page.locator(probe.number).first
+    number.wait_for(state="visible", timeout=WAIT_MS)
+    handle.focus()
+    value, step, out = probe.low, 1, []
+    for _ in range(probe.high - probe.low):  # start from the slider's minimum
+        handle.press("ArrowLeft")
+    time.sleep(0.5)
+    while len(out) < CHANGES:
+        if not probe.low <= value + step <= probe.high:
+            step = -step
+        before = number.inner_text()
+        start = time.perf_counter()
+        handle.press("ArrowRight" if step > 0 else "ArrowLeft")
+        page.wait_for_function(
+            "([sel, old]) => document.querySelector(sel).innerText !== old",
+            arg=[probe.number, before],
+            polling="raf",
+            timeout=WAIT_MS,
+        )
+        elapsed = time.perf_counter() - start
+        value += step
+        if number.inner_text() != before:
+            out.append(elapsed)
+    return out
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def machine() -> str:
+    cpu = "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    try:
+        chromium = subprocess.run(
+            [CHROMIUM, "--version"], capture_output=True, text=True, timeout=30
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        chromium = "unknown Chromium"
+    return (
+        f"{os.cpu_count()} cores ({cpu}), Python {platform.python_version()}, "
+        f"{chromium.splitlines()[-1] if chromium else 'Chromium'}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--visits", type=int, default=3, help="visits per page")
+    parser.add_argument("--pause", type=float, default=4.0, help="seconds between visits")
+    args = parser.parse_args()
+
+    renders: dict[str, list[float]] = {}
+    lags: dict[str, list[float]] = {}
+    log = ROOT / "test-artifacts" / "bench-voila.log"
+    log.parent.mkdir(exist_ok=True)
+    with (
+        background_server(ROOT / "book", log) as base,
+        sync_playwright() as playwright,
+    ):
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        time.sleep(args.pause * 2)  # let Voilà pre-heat one kernel per page
+        for visit in range(args.visits):
+            for file in PAGES:
+                page = browser.new_page()
+                renders.setdefault(file, []).append(
+                    first_render(page, f"{base}/voila/render/{file}", file)
+                )
+                page.close()
+            if visit + 1 < args.visits:
+                time.sleep(args.pause)
+        for probe in PROBES:
+            page = browser.new_page()
+            page.goto(f"{base}/voila/render/{probe.page}")
+            lags[probe.page] = latencies(page, probe)
+            page.close()
+        browser.close()
+    report = render_report(renders, lags, args.visits)
+    RESULTS.write_text(report)
+    print(report)
+
+
+def render_report(
+    renders: dict[str, list[float]], lags: dict[str, list[float]], visits: int
+) -> str:
+    now = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    lines = [
+        "# Site benchmark (`benchmarks/bench_site.py`)",
+        "",
+        f"- Date: {now}",
+        f"- Machine: {machine()}",
+        "- Server: `python -m akvo_widgets.site` with `book/voila.json` (pre-heated kernels, "
+        "pool of 1 per page), headless Chromium via Playwright, all on this machine.",
+        "",
+        f"## First render (navigation → first rendered widget), {visits} visits per page",
+        "",
+        f"Target: ≤ {FIRST_RENDER_TARGET:.0f} s per page. The home page has no widget: its "
+        "rendered content is timed.",
+        "",
+        "| Page | median (s) | max (s) | all visits (s) | target met |",
+        "|---|---|---|---|---|",
+    ]
+    for file, times in renders.items():
+        ok = "yes" if max(times) <= FIRST_RENDER_TARGET else "NO"
+        shown = ", ".join(f"{t:.2f}" for t in times)
+        lines.append(
+            f"| {file} | {statistics.median(times):.2f} | {max(times):.2f} | {shown} | {ok} |"
+        )
+    lines += [
+        "",
+        f"## Control change → updated number ({CHANGES} changes per page)",
+        "",
+        f"Target: p95 ≤ {LATENCY_TARGET_MS:.0f} ms. Measured from the arrow-key press (sent by "
+        "Playwright) to the frame where the number's text has changed: kernel round trip, "
+        "engine, widget update and repaint.",
+        "",
+        "| Page | p50 (ms) | p95 (ms) | max (ms) | target met |",
+        "|---|---|---|---|---|",
+    ]
+    for file, values in lags.items():
+        p50, p95 = percentile(values, 0.5) * 1000, percentile(values, 0.95) * 1000
+        ok = "yes" if p95 <= LATENCY_TARGET_MS else "NO"
+        lines.append(f"| {file} | {p50:.0f} | {p95:.0f} | {max(values) * 1000:.0f} | {ok} |")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,73 @@
+"""Browser-test fixtures: one Voilà book server per session, driven by Debian's Chromium.
+
+Chromium comes from ``AKVO_CHROMIUM`` or ``/usr/bin/chromium`` (``playwright install`` has
+no downloads here). Without it the browser tests skip, unless ``AKVO_REQUIRE_BROWSER=1``
+(set by CI), where a missing browser is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from akvo_widgets.site import background_server
+
+ROOT = Path(__file__).resolve().parents[2]
+BOOK = ROOT / "book"
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.browser)
+
+
+def chromium_path() -> str:
+    return os.environ.get("AKVO_CHROMIUM", "/usr/bin/chromium")
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    """pytest-playwright has no executable-path option: point it at Debian's Chromium."""
+    path = chromium_path()
+    if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+        message = f"Chromium not found at {path}: apt-get install chromium (or set AKVO_CHROMIUM)"
+        if os.environ.get("AKVO_REQUIRE_BROWSER") == "1":
+            pytest.fail(message, pytrace=False)
+        pytest.skip(message)
+    return {**browser_type_launch_args, "executable_path": path, "args": CHROMIUM_FLAGS}
+
+
+@pytest.fixture(scope="session")
+def book_url() -> Iterator[str]:
+    """One book server for the whole session, on a free loopback port; stopped after."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    with background_server(BOOK, ARTIFACTS / "voila.log") as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def base_url(book_url: str) -> str:
+    return book_url
+
+
+@pytest.fixture(scope="session")
+def screenshots() -> Path:
+    folder = ARTIFACTS / "screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder

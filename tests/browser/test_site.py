@@ -1,0 +1,172 @@
+"""The Voilà book in headless Chromium: pages load, links work, controls change the odds.
+
+Each expected number is computed here with the engine and formatted with the book's own
+French formatter, so the page must show exactly the engine's value.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from akvo_widgets.formatting import decimal, percent
+from playwright.sync_api import Page, expect
+
+from akvo.dice import roll
+from akvo.duel import rune_duel
+from akvo.shots import Side, shot_on_chest, shot_on_mage
+from akvo.tables import odds_grid
+
+WAIT = 60_000  # ms: a cold kernel on a busy 2-core machine
+RENDER = "/voila/render/"
+
+
+@dataclass(frozen=True)
+class Chapter:
+    file: str
+    title: str
+    next_file: str
+
+
+CHAPTERS = (
+    Chapter("01-des.ipynb", "1. Les dés", "02-matrice-du-vent.ipynb"),
+    Chapter("02-matrice-du-vent.ipynb", "2. La matrice du vent", "03-tir-sur-un-mage.ipynb"),
+    Chapter("03-tir-sur-un-mage.ipynb", "3. Tirer sur un mage", "04-tir-sur-un-coffre.ipynb"),
+    Chapter("04-tir-sur-un-coffre.ipynb", "4. Tirer sur un coffre", "05-runes-et-ultimes.ipynb"),
+    Chapter("05-runes-et-ultimes.ipynb", "5. Runes et Ultimes", "index.ipynb"),
+)
+TITLES = {c.file: c.title for c in CHAPTERS} | {"index.ipynb": "Akvolition, le livre"}
+
+
+def _same_text(text: str) -> re.Pattern[str]:
+    """Match ``text`` exactly, whatever kind of space the page uses (NBSP, narrow NBSP)."""
+    parts = (re.escape(p) for p in re.split(r"\s+", text.strip()))
+    return re.compile(r"^\s*" + r"[\s\u00a0\u202f]+".join(parts) + r"\s*$")
+
+
+def open_page(page: Page, base_url: str, file: str) -> None:
+    page.goto(base_url + RENDER + file)
+    expect_loaded(page, file)
+
+
+def expect_loaded(page: Page, file: str) -> None:
+    """Rendered, titled, without Voilà's error message and without any code."""
+    expect(page.locator("#rendered_cells")).to_be_visible(timeout=WAIT)
+    expect(page.locator("h1").first).to_contain_text(TITLES[file], timeout=WAIT)
+    expect(page).to_have_title(re.compile("Akvolition"))
+    expect(page.get_by_text("There was an error")).to_have_count(0)
+    expect(page.locator(".jp-InputArea-editor:visible")).to_have_count(0)
+    expect(page.get_by_text("akvo_widgets")).to_have_count(0)
+
+
+def screenshot(page: Page, folder: Path, file: str) -> None:
+    """The whole page: Voilà scrolls inside #rendered_cells, so grow the viewport first."""
+    height = page.evaluate(
+        "() => Math.max(document.documentElement.scrollHeight,"
+        " document.querySelector('#rendered_cells').scrollHeight)"
+    )
+    page.set_viewport_size({"width": 1200, "height": int(height) + 40})
+    page.screenshot(path=str(folder / f"{Path(file).stem}.png"), full_page=True)
+    page.set_viewport_size({"width": 1200, "height": 900})
+
+
+@pytest.fixture(autouse=True)
+def nothing_from_outside(page: Page, base_url: str) -> Iterator[None]:
+    """Every request a page makes stays on the book server (no CDN, no fonts, no analytics)."""
+    outside: list[str] = []
+    page.on(
+        "request",
+        lambda r: outside.append(r.url) if not r.url.startswith((base_url, "data:")) else None,
+    )
+    yield
+    assert outside == [], f"the page fetched from outside the book: {outside}"
+
+
+def test_root_opens_the_home_page(page: Page, base_url: str, screenshots: Path) -> None:
+    page.goto(base_url + "/")
+    expect(page).to_have_url(base_url + RENDER + "index.ipynb", timeout=WAIT)
+    expect_loaded(page, "index.ipynb")
+    expect(page.locator("#rendered_cells a[href$='.ipynb']")).to_have_count(6)
+    screenshot(page, screenshots, "index.ipynb")
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c.file)
+def test_home_links_to_chapter_and_chapter_to_next(
+    page: Page, base_url: str, chapter: Chapter
+) -> None:
+    open_page(page, base_url, "index.ipynb")
+    page.locator(f"#rendered_cells li a[href='{chapter.file}']").first.click()
+    expect(page).to_have_url(base_url + RENDER + chapter.file, timeout=WAIT)
+    expect_loaded(page, chapter.file)
+    page.locator(f"#rendered_cells p:last-child a[href='{chapter.next_file}']").last.click()
+    expect(page).to_have_url(base_url + RENDER + chapter.next_file, timeout=WAIT)
+    expect_loaded(page, chapter.next_file)
+
+
+# --- One interaction per chapter: keyboard on a slider or a drop-down choice ------------
+
+
+def _press(page: Page, control: str, key: str, times: int = 1) -> None:
+    handle = page.locator(f"{control} [role='slider']")
+    handle.focus()
+    for _ in range(times):
+        handle.press(key)
+
+
+def _choose(page: Page, control: str, label: str) -> None:
+    page.locator(f"{control} select").select_option(label=label)
+
+
+def _dice(page: Page) -> str:
+    _press(page, ".akvo-roll-threshold", "ArrowRight")  # 12 → 13
+    return percent(roll(13).success)
+
+
+def _matrix(page: Page) -> str:
+    _choose(page, ".akvo-matrix-attack-rune", "Attaque\u00a0: +2 à l’attaque")
+    return percent(odds_grid("mage", Side(rune="attaque")).value(1, 1))
+
+
+def _mage(page: Page) -> str:
+    _press(page, ".akvo-shot-turn", "ArrowRight", 2)  # turn 3: tier II
+    _choose(page, ".akvo-shot-defence-rune", "Défense\u00a0: +2 à la défense")
+    return percent(shot_on_mage(2, 1, Side(), Side(rune="defense")).p_push)
+
+
+def _chest(page: Page) -> str:
+    _choose(page, ".akvo-shot-interception", "Personne à portée")
+    _press(page, ".akvo-shot-distance", "ArrowLeft")  # 2 → 1
+    return decimal(shot_on_chest(1, 1, None).expected_points, 3)
+
+
+def _duel(page: Page) -> str:
+    _press(page, ".akvo-duel-distance", "ArrowRight")  # 1 → 2
+    return percent(rune_duel("mage", 1, 2).sequential_value)
+
+
+#: Per chapter: the number shown, and the move that must change it to the returned text.
+INTERACTIONS: dict[str, tuple[str, Callable[[Page], str]]] = {
+    "01-des.ipynb": (".akvo-roll-success", _dice),
+    "02-matrice-du-vent.ipynb": (".akvo-matrix-t1-d1", _matrix),
+    "03-tir-sur-un-mage.ipynb": (".akvo-shot-value", _mage),
+    "04-tir-sur-un-coffre.ipynb": (".akvo-shot-value", _chest),
+    "05-runes-et-ultimes.ipynb": (".akvo-duel-sequential", _duel),
+}
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c.file)
+def test_controls_update_the_odds(
+    page: Page, base_url: str, screenshots: Path, chapter: Chapter
+) -> None:
+    open_page(page, base_url, chapter.file)
+    expect(page.locator(".akvo-widget").first).to_be_visible(timeout=WAIT)
+    screenshot(page, screenshots, chapter.file)
+    number, move = INTERACTIONS[chapter.file]
+    shown = page.locator(number).first
+    initial = shown.inner_text()
+    expected = move(page)
+    assert not _same_text(expected).match(initial), "the move must change the number"
+    expect(shown).to_have_text(_same_text(expected), timeout=WAIT)

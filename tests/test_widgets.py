@@ -1,0 +1,256 @@
+"""The widgets without a browser: set each control from Python, read what the widget shows,
+and compare with the engine's exact numbers (formatted by the book's French formatter)."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+import pytest
+from akvo_widgets import RollCalculator, RuneDuel, ShotCalculator, WindMatrix
+from akvo_widgets.formatting import (
+    decimal,
+    fraction,
+    french,
+    integer,
+    percent,
+    signed,
+    times_in_ten,
+)
+from akvo_widgets.shot import NO_INTERCEPTOR
+
+from akvo.dice import roll
+from akvo.duel import rune_duel
+from akvo.rules import tier_for_turn
+from akvo.shots import Side, shot_on_chest, shot_on_mage
+from akvo.tables import odds_grid
+
+
+def shown(html: str, css: str) -> str:
+    """Text of the first element whose class list contains ``css``."""
+    match = re.search(rf'class="[^"]*\b{re.escape(css)}\b[^"]*">([^<]*)<', html)
+    assert match, f"no element .{css} in {html[:200]}"
+    return match.group(1)
+
+
+# --- Formatting ---------------------------------------------------------------------------
+
+
+def test_french_numbers() -> None:
+    assert percent(Fraction(145, 432)) == "33,6\u00a0%"
+    assert percent(1) == "100,0\u00a0%"
+    assert fraction(Fraction(455, 1296)) == "455/1\u202f296"
+    assert fraction(Fraction(2)) == "2"
+    assert integer(1234567) == "1\u202f234\u202f567"
+    assert decimal(Fraction(103, 144), 2) == "0,72"
+    assert signed(2) == "+2" and signed(-1) == "\u22121" and signed(0) == "0"
+
+
+def test_times_in_ten_rounds_half_up() -> None:
+    assert times_in_ten(Fraction(45, 100)) == "5 fois sur 10"
+    assert times_in_ten(Fraction(44, 100)) == "4 fois sur 10"
+    assert times_in_ten(0) == "0 fois sur 10"
+
+
+def test_french_spacing() -> None:
+    assert french("Note : « oui » ; non ? ah !") == (
+        "Note\u00a0: «\u00a0oui\u00a0» \u202f; non\u202f? ah\u202f!".replace(" \u202f;", "\u202f;")
+    )
+
+
+# --- RollCalculator -----------------------------------------------------------------------
+
+
+def test_roll_calculator_starts_on_the_engine_values() -> None:
+    calc = RollCalculator()
+    odds = roll(12)
+    assert calc.odds == odds
+    assert shown(calc.result.value, "akvo-roll-success") == percent(odds.success)
+    assert shown(calc.result.value, "akvo-roll-success-fraction") == fraction(odds.success)
+
+
+@pytest.mark.parametrize(
+    ("dice", "threshold", "modifier", "reroll"),
+    [(4, 16, 0, "success"), (3, 10, 2, "none"), (1, 5, -1, "critical"), (8, 30, 3, "success")],
+)
+def test_roll_calculator_follows_every_control(
+    dice: int, threshold: int, modifier: int, reroll: str
+) -> None:
+    calc = RollCalculator()
+    calc.dice.value = dice
+    calc.threshold.value = threshold
+    calc.modifier.value = modifier
+    calc.reroll.value = reroll
+    odds = roll(
+        threshold, dice=dice, modifier=modifier, reroll=None if reroll == "none" else reroll
+    )
+    assert calc.odds == odds
+    for key in ("success", "critical", "prodige"):
+        value = getattr(odds, key)
+        assert shown(calc.result.value, f"akvo-roll-{key}") == percent(value)
+        assert shown(calc.result.value, f"akvo-roll-{key}-fraction") == fraction(value)
+
+
+def test_roll_plot_is_updated_in_place() -> None:
+    calc = RollCalculator()
+    bars = calc._bars
+    calc.threshold.value = 16
+    assert calc._bars is bars
+    odds = roll(16)
+    assert list(bars.x) == sorted(odds.totals)
+    totals = sorted(odds.totals)
+    for total, band in ((15, 0), (18, 1), (21, 2)):  # failure, success, critical (≥ 20)
+        column = totals.index(total)
+        assert bars.y[band][column] == pytest.approx(float(odds.totals[total]) * 100)
+        assert sum(layer[column] for layer in bars.y) == pytest.approx(bars.y[band][column])
+
+
+# --- ShotCalculator -----------------------------------------------------------------------
+
+
+def test_shot_calculator_mage_default() -> None:
+    calc = ShotCalculator()
+    odds = shot_on_mage(1, 1)
+    assert calc.odds == odds
+    assert shown(calc.main.value, "akvo-shot-value") == percent(odds.p_push)
+    assert f"Vous repoussez la cible {times_in_ten(odds.p_push)}" in calc.sentence.value
+    for key, value in odds.outcomes.items():
+        assert shown(calc.table.value, f"akvo-shot-{key}") == percent(value)
+
+
+def test_shot_calculator_follows_both_sides() -> None:
+    calc = ShotCalculator()
+    calc.turn.value = 6
+    calc.distance.value = 3
+    calc.attack_rune.value = ("relance", "critical")
+    calc.vigie.value = True
+    calc.attack_tourbillon.value = True
+    calc.defence_rune.value = ("defense", "success")
+    calc.resilience.value = 2
+    calc.egide.value = True
+    calc.defence_tourbillon.value = True
+    attack = Side(rune="relance", policy="critical", vigie=True, tourbillon=True)
+    defence = Side(rune="defense", resilience=2, egide=True, tourbillon=True)
+    odds = shot_on_mage(tier_for_turn(6), 3, attack, defence)
+    assert calc.odds == odds
+    assert shown(calc.main.value, "akvo-shot-value") == percent(odds.p_push)
+    assert list(calc._bars.y) == pytest.approx([float(p) * 100 for p in odds.outcomes.values()])
+
+
+def test_shot_calculator_souffle_extends_the_distance_slider() -> None:
+    calc = ShotCalculator()
+    calc.souffle.value = True
+    assert calc.distance.max == 6
+    calc.distance.value = 6
+    assert calc.odds == shot_on_mage(1, 6, Side(souffle=True))
+    calc.souffle.value = False
+    assert calc.distance.value == 4
+    assert calc.odds == shot_on_mage(1, 4)
+
+
+def test_shot_calculator_chest() -> None:
+    calc = ShotCalculator(kind="chest", distance=2)
+    calc.interception.value = 3
+    calc.attack_rune.value = ("attaque", "success")
+    odds = shot_on_chest(1, 2, 3, Side(rune="attaque"))
+    assert calc.odds == odds
+    assert shown(calc.main.value, "akvo-shot-value") == decimal(odds.expected_points, 3)
+    assert shown(calc.table.value, "akvo-shot-score_2") == percent(odds.outcomes["score_2"])
+
+
+def test_shot_calculator_explains_a_rune_that_cannot_act() -> None:
+    calc = ShotCalculator(kind="chest")
+    calc.interception.value = 0  # nobody in range
+    calc.defence_rune.value = ("defense", "success")
+    assert calc.odds is None
+    assert "R20" in calc.sentence.value
+    calc.defence_rune.value = (None, "success")
+    assert calc.odds == shot_on_chest(1, 1, None)
+
+
+# --- WindMatrix ---------------------------------------------------------------------------
+
+
+def test_wind_matrix_shows_every_cell_of_the_engine_grid() -> None:
+    matrix = WindMatrix()
+    matrix.attack_rune.value = ("confusion", "success")
+    matrix.resilience.value = 1
+    grid = odds_grid("mage", Side(rune="confusion"), Side(resilience=1))
+    assert matrix.grid == grid
+    for tier in range(1, 5):
+        for distance in range(1, 5):
+            cell = shown(matrix.table.value, f"akvo-matrix-t{tier}-d{distance}")
+            assert cell == percent(grid.value(tier, distance))
+    assert matrix._heatmap.color[3][0] == pytest.approx(float(grid.value(4, 1)))
+
+
+def test_wind_matrix_chest_in_points() -> None:
+    matrix = WindMatrix(kind="chest")
+    matrix.interception.value = 2
+    matrix.defence_rune.value = ("relance", "success")
+    grid = odds_grid("chest", Side(), Side(rune="relance"), interception_distance=2)
+    assert matrix.grid == grid
+    assert shown(matrix.table.value, "akvo-matrix-t2-d3") == decimal(grid.value(2, 3), 3)
+    # The U shown for a chest is the interception's: tier II at interception distance 2.
+    assert "X 14 · U 12" in matrix.table.value
+    matrix.defence_rune.value = (None, "success")
+    matrix.interception.value = NO_INTERCEPTOR
+    assert "X 14 · U —" in matrix.table.value
+
+
+# --- RuneDuel -----------------------------------------------------------------------------
+
+
+def test_rune_duel_matches_the_engine() -> None:
+    widget = RuneDuel()
+    widget.turn.value = 4
+    widget.distance.value = 2
+    duel = rune_duel("mage", 2, 2)
+    assert widget.duel == duel
+    assert shown(widget.summary.value, "akvo-duel-sequential") == percent(duel.sequential_value)
+    for i in range(len(duel.attacker_options)):
+        for j in range(len(duel.defender_options)):
+            assert shown(widget.table.value, f"akvo-duel-a{i}-d{j}") == percent(duel.payoff[i][j])
+
+
+def test_rune_duel_without_interception_shrinks_the_matrix() -> None:
+    widget = RuneDuel(kind="chest")
+    widget.interception.value = 0
+    duel = rune_duel("chest", 1, 1, interception_distance=None)
+    assert widget.duel == duel
+    assert widget._heatmap.color.shape == (len(duel.attacker_options), len(duel.defender_options))
+    assert shown(widget.table.value, "akvo-duel-a1-d1") == decimal(duel.payoff[1][1], 3)
+
+
+# --- Worked examples (the numbers in the chapters' prose) ---------------------------------
+
+
+def test_roll_example_shows_the_engine_numbers() -> None:
+    from akvo_widgets import examples
+
+    text = examples.roll_example(16, reroll="success").data
+    odds = roll(16, reroll="success")
+    for value in (odds.success, odds.critical, odds.prodige):
+        assert f"**{percent(value)}** ({fraction(value)})" in text
+
+
+def test_shot_examples_show_the_engine_numbers() -> None:
+    from akvo_widgets import examples
+
+    mage = examples.mage_shot_example(1, 1).data
+    odds = shot_on_mage(1, 1)
+    for value in odds.outcomes.values():
+        assert f"**{percent(value)}** ({fraction(value)})" in mage
+    assert f"Vous repoussez la cible {times_in_ten(odds.p_push)}" in mage
+    chest = examples.chest_shot_example(1, 2, None).data
+    points = shot_on_chest(1, 2, None).expected_points
+    assert f"**{decimal(points, 3)}** point ({fraction(points)})" in chest
+    assert "interception" not in chest
+
+
+def test_duel_example_follows_r18() -> None:
+    from akvo_widgets import examples
+
+    duel = rune_duel("mage", 2, 2)
+    text = examples.duel_example(2, 2).data
+    assert f"**{percent(duel.sequential_value)}** ({fraction(duel.sequential_value)})" in text

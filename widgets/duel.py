@@ -1,0 +1,163 @@
+"""RuneDuel: which rune should each side play? The payoff matrix, best responses, equilibrium."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import bqplot as bq
+import ipywidgets as w
+import numpy as np
+
+from akvo import duel as engine
+from akvo.rules import tier_for_turn
+from akvo.shots import RuneChoice, ShotKind
+
+from . import controls as c
+from .formatting import decimal, fraction, french, percent, tier_numeral
+from .shot import INTERCEPTION_CHOICES, KIND_CHOICES, interception_distance
+
+RUNE_NAMES: dict[RuneChoice, str] = {
+    None: "Aucune",
+    "attaque": "Attaque",
+    "defense": "Défense",
+    "confusion": "Confusion",
+    "relance": "Relance",
+}
+
+
+class RuneDuel(w.VBox):
+    """Situation of a shot → the attacker × defender rune matrix and how to play it.
+
+    ``duel`` is the engine's :class:`akvo.duel.RuneDuel` for the current settings.
+    """
+
+    def __init__(self, kind: ShotKind = "mage", turn: int = 1, distance: int = 1) -> None:
+        self.kind = c.dropdown("Cible", KIND_CHOICES, kind, "akvo-duel-kind")
+        self.turn = c.slider("Tour", 1, 10, turn, "akvo-duel-turn")
+        self.tier_label = c.html("akvo-duel-tier")
+        self.distance = c.slider("Distance du tir", 1, 4, distance, "akvo-duel-distance")
+        self.interception = c.dropdown(
+            "Intercepteur à", INTERCEPTION_CHOICES, 1, "akvo-duel-interception"
+        )
+        self.table = c.html("akvo-table")
+        self.table.add_class("akvo-duel-table")
+        self.summary = c.html("akvo-duel-summary")
+        self.duel: engine.RuneDuel = engine.rune_duel(kind, tier_for_turn(turn), distance)
+        self._heatmap, self._colours, self.figure = _payoff_figure()
+        super().__init__()
+        self.children = [
+            c.panel(
+                [
+                    self.kind,
+                    w.HBox([self.turn, self.tier_label]),
+                    self.distance,
+                    self.interception,
+                    w.HBox([self.table, self.figure]),
+                    self.summary,
+                ],
+                "akvo-duel",
+            )
+        ]
+        for control in (self.kind, self.turn, self.distance, self.interception):
+            control.observe(self._update, names="value")
+        self._update()
+
+    def compute(self) -> engine.RuneDuel:
+        return engine.rune_duel(
+            self.kind.value,
+            tier_for_turn(self.turn.value),
+            self.distance.value,
+            interception_distance=interception_distance(self.interception),
+        )
+
+    def _update(self, _change: Any = None) -> None:
+        self.interception.layout.display = "" if self.kind.value == "chest" else "none"
+        self.tier_label.value = f"palier {tier_numeral(tier_for_turn(self.turn.value))}"
+        self.duel = duel = self.compute()
+        self.table.value = payoff_table(duel)
+        self.summary.value = summary(duel)
+        with self._heatmap.hold_sync():
+            self._colours.min, self._colours.max = 0.0, 1.0 if duel.kind == "mage" else 2.0
+            # bqplot checks row/column against color's shape: clear them while it changes.
+            self._heatmap.row, self._heatmap.column = None, None
+            self._heatmap.color = np.array([[float(v) for v in row] for row in duel.payoff])
+            self._heatmap.row = [RUNE_NAMES[o] for o in duel.attacker_options]
+            self._heatmap.column = [RUNE_NAMES[o] for o in duel.defender_options]
+
+
+def shown(kind: str, value: Any) -> str:
+    """A payoff as shown: a percentage (P(push)) or points with 3 decimals."""
+    return percent(value) if kind == "mage" else decimal(value, 3)
+
+
+def payoff_table(duel: engine.RuneDuel) -> str:
+    """Rows: the attacker's rune; columns: the defender's. ★ = attacker's best answer to that
+    column, ◆ = defender's best answer to that row."""
+    rows = []
+    for i, attack in enumerate(duel.attacker_options):
+        cells = [c.cell(f"<b>{RUNE_NAMES[attack]}</b>")]
+        for j, _defence in enumerate(duel.defender_options):
+            marks = ("★" if duel.attacker_best_response[j] == i else "") + (
+                "◆" if duel.defender_best_response[i] == j else ""
+            )
+            value = duel.payoff[i][j]
+            cells.append(
+                c.cell(
+                    f'<span class="akvo-duel-value akvo-duel-a{i}-d{j}">'
+                    f"{shown(duel.kind, value)}</span> {marks}<br>"
+                    f'<small class="akvo-fraction">{fraction(value)}</small>'
+                )
+            )
+        rows.append(cells)
+    header = ["Tireur \\ défenseur", *(RUNE_NAMES[o] for o in duel.defender_options)]
+    return french(c.table(header, rows))
+
+
+def summary(duel: engine.RuneDuel) -> str:
+    """Sequential play (R18) and the mixed equilibrium, in French."""
+    choice = RUNE_NAMES[duel.attacker_options[duel.sequential_attacker_choice]]
+    mix_a = ", ".join(
+        f"{RUNE_NAMES[o]} {percent(p, 0)}"
+        for o, p in zip(duel.attacker_options, duel.attacker_strategy, strict=True)
+        if p > 1e-9
+    )
+    mix_d = ", ".join(
+        f"{RUNE_NAMES[o]} {percent(p, 0)}"
+        for o, p in zip(duel.defender_options, duel.defender_strategy, strict=True)
+        if p > 1e-9
+    )
+    return french(
+        "<p>★ meilleure réponse du tireur à la rune du défenseur ; "
+        "◆ meilleure réponse du défenseur à la rune du tireur.</p>"
+        f"<p><b>Ordre réel (R18)</b> : le tireur annonce d’abord. Son meilleur choix est "
+        f'<b class="akvo-duel-choice">{choice}</b>, qui lui garantit '
+        f'<b class="akvo-duel-sequential">{shown(duel.kind, duel.sequential_value)}</b> '
+        f"({fraction(duel.sequential_value)}) face à la meilleure réponse.</p>"
+        f"<p><b>Si les deux choisissaient en secret</b>, l’équilibre vaudrait "
+        f'<b class="akvo-duel-equilibrium">{shown(duel.kind, duel.value)}</b> : '
+        f"tireur {mix_a} ; défenseur {mix_d}.</p>"
+    )
+
+
+def _payoff_figure() -> tuple[bq.GridHeatMap, bq.ColorScale, bq.Figure]:
+    rows = bq.OrdinalScale(reverse=True)  # first row on top, as in the table
+    columns = bq.OrdinalScale()
+    colours = bq.ColorScale(scheme="Oranges", min=0.0, max=1.0)
+    heatmap = bq.GridHeatMap(
+        row=list(RUNE_NAMES.values())[:4],
+        column=list(RUNE_NAMES.values())[:4],
+        color=np.zeros((4, 4)),
+        scales={"row": rows, "column": columns, "color": colours},
+        stroke="white",
+    )
+    figure = bq.Figure(
+        marks=[heatmap],
+        axes=[
+            bq.Axis(scale=rows, orientation="vertical"),
+            bq.Axis(scale=columns, label="Défenseur", tick_style={"font-size": "9px"}),
+        ],
+        fig_margin={"top": 10, "bottom": 40, "left": 80, "right": 10},
+        layout=w.Layout(width="330px", height="260px"),
+    )
+    figure.add_class("akvo-duel-plot")
+    return heatmap, colours, figure

@@ -1,0 +1,187 @@
+"""Worked examples for the book: one call computes a case with the engine and shows it in
+French, so no number in the prose is typed by hand.
+
+Each function returns an :class:`IPython.display.Markdown` object: a notebook cell that
+ends with the call displays it, and Voilà renders it like the surrounding prose.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from IPython.display import Markdown
+
+from akvo.dice import RerollPolicy, roll
+from akvo.rules import thresholds, tier_for_turn
+from akvo.shots import Side, shot_on_chest, shot_on_mage
+
+from .formatting import (
+    decimal,
+    fraction,
+    french,
+    percent,
+    signed,
+    tier_numeral,
+    times_in_ten,
+)
+
+
+def _odds(probability: Fraction) -> str:
+    """``**33,3 %** (1/3)``: the rounded percentage in bold, the exact fraction beside."""
+    return f"**{percent(probability)}** ({fraction(probability)})"
+
+
+def roll_example(
+    threshold: int, *, dice: int = 4, modifier: int = 0, reroll: RerollPolicy | None = None
+) -> Markdown:
+    """The three odds of one roll, as a bulleted French paragraph."""
+    odds = roll(threshold, dice=dice, modifier=modifier, reroll=reroll)
+    how = f"{dice} dé{'s' if dice > 1 else ''}"
+    if modifier:
+        how += f" et un modificateur de {signed(modifier)}"
+    if reroll is not None:
+        how += ", avec une relance"
+    return _markdown(
+        f"Avec {how} contre un seuil de {threshold} :\n\n"
+        f"- réussite (total ≥ {threshold}) : {_odds(odds.success)} ;\n"
+        f"- critique (total ≥ {threshold + 4}) : {_odds(odds.critical)} ;\n"
+        f"- prodige (quatre dés identiques) : {_odds(odds.prodige)}."
+    )
+
+
+def matrix_example(turn: int, distance: int) -> Markdown:
+    """Where a turn and a distance land in the matrix, and what the thresholds mean."""
+    tier = tier_for_turn(turn)
+    x, u = thresholds(tier, distance)
+    attack, defence = roll(x), roll(u)
+    return _markdown(
+        f"Au tour {turn}, le vent souffle au palier {tier_numeral(tier)}. À {distance} "
+        f"mile{'s' if distance > 1 else ''}, la matrice donne **X {x}** et **U {u}** : "
+        f"l’attaque touche avec {_odds(attack.success)}, et une défense non aidée "
+        f"tient avec {_odds(defence.success)}."
+    )
+
+
+def mage_shot_example(tier: int, distance: int, resilience: int = 0) -> Markdown:
+    """A shot on a mage, outcome by outcome, ending with the plain-French sentence."""
+    shot = shot_on_mage(tier, distance, defence=Side(resilience=resilience))
+    o = shot.outcomes
+    return _markdown(
+        f"Palier {tier_numeral(tier)}, {distance} mile{'s' if distance > 1 else ''}"
+        f" (X {shot.attack_threshold}, U {shot.defence_threshold}), cible avec "
+        f"{resilience} point{'s' if resilience > 1 else ''} de Résilience :\n\n"
+        f"- tir manqué : {_odds(o['miss'])} ;\n"
+        f"- défense réussie : {_odds(o['defended'])} ;\n"
+        f"- défense critique, le tireur recule : {_odds(o['defence_critical'])} ;\n"
+        f"- la cible recule d’une case : {_odds(o['push_1'])} ;\n"
+        f"- la cible recule de deux cases : {_odds(o['push_2'])}.\n\n"
+        f"Vous repoussez la cible {times_in_ten(shot.p_push)}."
+    )
+
+
+def chest_shot_example(tier: int, chest_distance: int, interception: int | None) -> Markdown:
+    """A shot on a chest with (or without) interception, and its expected points."""
+    shot = shot_on_chest(tier, chest_distance, interception)
+    o = shot.outcomes
+    intercepted = interception is not None and shot.defence is not None
+    guard = (
+        f"un intercepteur à {interception} mile{'s' if (interception or 0) > 1 else ''}"
+        f" (U {shot.defence_threshold})"
+        if intercepted
+        else "personne pour intercepter"
+    )
+    caught = (
+        f"- interception : {_odds(o['intercepted'] + o['interception_critical'])} ;\n"
+        if intercepted
+        else ""
+    )
+    return _markdown(
+        f"Palier {tier_numeral(tier)}, coffre à {chest_distance} mile"
+        f"{'s' if chest_distance > 1 else ''} (X {shot.attack_threshold}), {guard} :\n\n"
+        f"- tir manqué : {_odds(o['miss'])} ;\n"
+        f"{caught}"
+        f"- 1 point : {_odds(o['score_1'])} ;\n"
+        f"- 2 points : {_odds(o['score_2'])}.\n\n"
+        f"En moyenne, ce tir rapporte **{_points(shot.expected_points)}** point"
+        f" ({fraction(shot.expected_points)})."
+    )
+
+
+def _points(value: Fraction) -> str:
+    return decimal(value, 3)
+
+
+def _markdown(text: str) -> Markdown:
+    return Markdown(french(text))  # type: ignore[no-untyped-call]
+
+
+def resilience_example(tier: int, distance: int) -> Markdown:
+    """How each point of Résilience (R11) lowers the chance of pushing the target."""
+    lines = []
+    for points in range(4):
+        shot = shot_on_mage(tier, distance, defence=Side(resilience=points))
+        lines.append(f"- Résilience {points} : la cible recule avec {_odds(shot.p_push)} ;")
+    lines[-1] = lines[-1].rstrip(" ;") + "."
+    return _markdown(
+        f"Palier {tier_numeral(tier)}, {distance} mile{'s' if distance > 1 else ''} :\n\n"
+        + "\n".join(lines)
+    )
+
+
+def rune_effect_example(tier: int, distance: int) -> Markdown:
+    """One shot on a mage, with each single rune either side may play (R20)."""
+    base = shot_on_mage(tier, distance)
+    cases = [
+        ("sans rune", Side(), Side()),
+        ("le tireur joue Attaque", Side(rune="attaque"), Side()),
+        ("le tireur joue Confusion", Side(rune="confusion"), Side()),
+        ("le tireur joue Relance", Side(rune="relance"), Side()),
+        ("le défenseur joue Défense", Side(), Side(rune="defense")),
+        ("le défenseur joue Confusion", Side(), Side(rune="confusion")),
+    ]
+    lines = [
+        f"- {label} : {_odds(shot_on_mage(tier, distance, attack, defence).p_push)} ;"
+        for label, attack, defence in cases
+    ]
+    lines[-1] = lines[-1].rstrip(" ;") + "."
+    return _markdown(
+        f"Chance de repousser la cible au palier {tier_numeral(tier)}, à {distance} "
+        f"mile{'s' if distance > 1 else ''} (X {base.attack_threshold}, "
+        f"U {base.defence_threshold}) :\n\n" + "\n".join(lines)
+    )
+
+
+def duel_example(tier: int, distance: int) -> Markdown:
+    """The rune duel of a shot on a mage, read in R18's order (attacker declares first)."""
+    from akvo.duel import rune_duel
+
+    duel = rune_duel("mage", tier, distance)
+    names = {
+        None: "aucune rune",
+        "attaque": "Attaque",
+        "defense": "Défense",
+        "confusion": "Confusion",
+        "relance": "Relance",
+    }
+    choice = duel.attacker_options[duel.sequential_attacker_choice]
+    row = duel.payoff[duel.sequential_attacker_choice]
+    answer = duel.defender_options[duel.defender_best_response[duel.sequential_attacker_choice]]
+    return _markdown(
+        f"Palier {tier_numeral(tier)}, {distance} mile{'s' if distance > 1 else ''} : "
+        f"le tireur a intérêt à annoncer **{names[choice]}**. Le défenseur répond au mieux "
+        f"avec **{names[answer]}**, et le tireur repousse encore sa cible avec "
+        f"{_odds(min(row))}. Sans rune des deux côtés, ce serait "
+        f"{_odds(duel.payoff[0][0])}."
+    )
+
+
+def grimoire_table() -> Markdown:
+    """The 26 runes of the grimoire grouped by category (R19's reading)."""
+    from akvo.rules import RuneCategory, runes_in
+
+    lines = ["| Catégorie | Symbole | Runes |", "|---|---|---|"]
+    for category in RuneCategory:
+        runes = runes_in(category)
+        names = ", ".join(f"{r.letter} {r.name}" for r in runes)
+        lines.append(f"| {category.label} | {runes[0].symbol} | {names} |")
+    return _markdown("\n".join(lines))

@@ -1,0 +1,67 @@
+"""French number formatting for the book: ``33,6 %``, ``1 296``, ``7/18``.
+
+French typography puts a no-break space before ``%`` and groups thousands with a narrow
+no-break space; the decimal mark is a comma. Every number the book shows goes through
+these helpers, so the widgets, the worked examples and the tests agree to the character.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+NBSP = "\u00a0"  # espace insécable, before % : ; ! ?
+NNBSP = "\u202f"  # espace fine insécable, between groups of thousands
+
+Number = Fraction | float | int
+
+
+def integer(value: int) -> str:
+    """``1296`` → ``1 296`` (narrow no-break space between groups of three)."""
+    return f"{value:,}".replace(",", NNBSP)
+
+
+def decimal(value: Number, digits: int = 1) -> str:
+    """``1.25`` → ``1,3`` with ``digits`` decimals and a decimal comma."""
+    text = f"{float(value):,.{digits}f}"
+    return text.replace(",", NNBSP).replace(".", ",")
+
+
+def percent(probability: Number, digits: int = 1) -> str:
+    """A probability as a French percentage: ``Fraction(1, 3)`` → ``33,3 %``."""
+    return f"{decimal(float(probability) * 100, digits)}{NBSP}%"
+
+
+def fraction(value: Fraction) -> str:
+    """An exact fraction, readable: ``Fraction(455, 1296)`` → ``455/1 296``; ``1`` → ``1``."""
+    value = Fraction(value)
+    if value.denominator == 1:
+        return integer(value.numerator)
+    return f"{integer(value.numerator)}/{integer(value.denominator)}"
+
+
+def times_in_ten(probability: Number) -> str:
+    """``0.41`` → ``4 fois sur 10``: the plain-French reading of a probability."""
+    count = int(Fraction(probability) * 10 + Fraction(1, 2))  # half rounds up
+    return f"{count} fois sur 10"
+
+
+def signed(value: int) -> str:
+    """A modifier with its sign: ``+2``, ``−1`` (true minus sign), ``0``."""
+    if value > 0:
+        return f"+{value}"
+    if value < 0:
+        return f"\u2212{-value}"
+    return "0"
+
+
+def tier_numeral(tier: int) -> str:
+    """Wind tier as printed on the lighthouse: 1 → ``I``."""
+    return {1: "I", 2: "II", 3: "III", 4: "IV"}[tier]
+
+
+def french(text: str) -> str:
+    """French spacing: no-break space before ``:`` and inside « », narrow one before ``; ! ?``."""
+    for mark in (":", ";", "!", "?"):
+        space = NBSP if mark == ":" else NNBSP
+        text = text.replace(f" {mark}", f"{space}{mark}")
+    return text.replace("« ", f"«{NBSP}").replace(" »", f"{NBSP}»")

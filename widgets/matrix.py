@@ -1,0 +1,179 @@
+"""WindMatrix: the 4 × 4 tier × distance matrix, coloured by the odds of the chosen shot."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import bqplot as bq
+import ipywidgets as w
+import numpy as np
+
+from akvo.errors import ShotError
+from akvo.rules import DISTANCES, TIERS
+from akvo.shots import ShotKind, Side
+from akvo.tables import OddsGrid, odds_grid
+
+from . import controls as c
+from .formatting import decimal, fraction, french, percent, tier_numeral
+from .shot import (
+    ATTACK_RUNE_CHOICES,
+    DEFENCE_RUNE_CHOICES,
+    INTERCEPTION_CHOICES,
+    KIND_CHOICES,
+    interception_distance,
+)
+
+#: Colour range of each metric: P(push) is a probability, expected points reach 2.
+COLOUR_RANGE = {"mage": (0.0, 1.0), "chest": (0.0, 2.0)}
+TURNS_OF_TIER = {1: "tours 1–2", 2: "tours 3–4", 3: "tours 5–6", 4: "tours 7–8"}
+
+
+class WindMatrix(w.VBox):
+    """Kind of shot and both sides' choices → a heatmap and a table over tier × distance.
+
+    ``grid`` is the engine's :class:`~akvo.tables.OddsGrid` behind what is shown (``None``
+    when the choices cannot be played together, R20).
+    """
+
+    def __init__(self, kind: ShotKind = "mage") -> None:
+        self.kind = c.dropdown("Cible", KIND_CHOICES, kind, "akvo-matrix-kind")
+        self.interception = c.dropdown(
+            "Intercepteur à", INTERCEPTION_CHOICES, 1, "akvo-matrix-interception"
+        )
+        self.attack_rune = c.dropdown(
+            "Rune du tireur", ATTACK_RUNE_CHOICES, (None, "success"), "akvo-matrix-attack-rune"
+        )
+        self.defence_rune = c.dropdown(
+            "Rune du défenseur",
+            DEFENCE_RUNE_CHOICES,
+            (None, "success"),
+            "akvo-matrix-defence-rune",
+        )
+        self.resilience = c.slider("Résilience (cible)", 0, 3, 0, "akvo-matrix-resilience")
+        self.caption = c.html("akvo-matrix-caption")
+        self.table = c.html("akvo-table")
+        self.table.add_class("akvo-matrix-table")
+        self.grid: OddsGrid | None = None
+        self._heatmap, self._colours, self.figure = _heatmap_figure()
+        super().__init__()
+        self.children = [
+            c.panel(
+                [
+                    self.kind,
+                    self.interception,
+                    self.attack_rune,
+                    self.defence_rune,
+                    self.resilience,
+                    self.caption,
+                    w.HBox([self.table, self.figure]),
+                ],
+                "akvo-matrix",
+            )
+        ]
+        for control in (
+            self.kind,
+            self.interception,
+            self.attack_rune,
+            self.defence_rune,
+            self.resilience,
+        ):
+            control.observe(self._update, names="value")
+        self._update()
+
+    def sides(self) -> tuple[Side, Side]:
+        attack_rune, attack_policy = self.attack_rune.value
+        defence_rune, defence_policy = self.defence_rune.value
+        return (
+            Side(rune=attack_rune, policy=attack_policy),
+            Side(rune=defence_rune, policy=defence_policy, resilience=self.resilience.value),
+        )
+
+    def compute(self) -> OddsGrid:
+        attack, defence = self.sides()
+        return odds_grid(
+            self.kind.value,
+            attack,
+            defence,
+            interception_distance=interception_distance(self.interception),
+        )
+
+    def _update(self, _change: Any = None) -> None:
+        kind = self.kind.value
+        self.interception.layout.display = "" if kind == "chest" else "none"
+        try:
+            self.grid = self.compute()
+        except ShotError:
+            self.grid = None
+            self.caption.value = french(
+                "Personne ne peut intercepter : la rune choisie ne peut pas être jouée (R20)."
+            )
+            self.table.value = ""
+            return
+        grid = self.grid
+        what = (
+            "Chance de repousser la cible"
+            if kind == "mage"
+            else "Points marqués en moyenne par tir sur le coffre"
+        )
+        self.caption.value = french(f"<b>{what}</b>, selon le palier du vent et la distance :")
+        self.table.value = matrix_table(grid)
+        low, high = COLOUR_RANGE[kind]
+        with self._heatmap.hold_sync():
+            self._colours.min, self._colours.max = low, high
+            self._heatmap.color = np.array([[float(v) for v in row] for row in grid.values])
+
+
+def shown_value(grid: OddsGrid, tier: int, distance: int) -> str:
+    """A cell's number as the table shows it: a percentage, or points with 3 decimals."""
+    value = grid.value(tier, distance)
+    return percent(value) if grid.kind == "mage" else decimal(value, 3)
+
+
+def matrix_table(grid: OddsGrid) -> str:
+    """Rows = tiers, columns = distances; each cell: value, exact fraction, X and U."""
+    rows = []
+    for tier in TIERS:
+        cells = [
+            c.cell(f"<b>Palier {tier_numeral(tier)}</b><br><small>{TURNS_OF_TIER[tier]}</small>")
+        ]
+        for distance in DISTANCES:
+            x, defence = grid.thresholds(tier, distance)
+            u: int | str = defence
+            if grid.kind == "chest":  # U is the interception's, read at its own distance
+                interception = grid.interception_threshold(tier)
+                u = "—" if interception is None else interception
+            value = grid.value(tier, distance)
+            cells.append(
+                c.cell(
+                    f'<span class="akvo-matrix-value akvo-matrix-t{tier}-d{distance}">'
+                    f"{shown_value(grid, tier, distance)}</span><br>"
+                    f'<small class="akvo-fraction">{fraction(value)}<br>X {x} · U {u}</small>'
+                )
+            )
+        rows.append(cells)
+    header = ["Vent \\ distance", *(f"{d} mile{'s' if d > 1 else ''}" for d in DISTANCES)]
+    return french(c.table(header, rows))
+
+
+def _heatmap_figure() -> tuple[bq.GridHeatMap, bq.ColorScale, bq.Figure]:
+    rows = bq.OrdinalScale(reverse=True)  # first row on top, as in the table
+    columns = bq.OrdinalScale()
+    colours = bq.ColorScale(scheme="Blues", min=0.0, max=1.0)
+    heatmap = bq.GridHeatMap(
+        row=[f"Palier {tier_numeral(t)}" for t in TIERS],
+        column=[f"{d} mi" for d in DISTANCES],
+        color=np.zeros((len(TIERS), len(DISTANCES))),
+        scales={"row": rows, "column": columns, "color": colours},
+        stroke="white",
+    )
+    figure = bq.Figure(
+        marks=[heatmap],
+        axes=[
+            bq.Axis(scale=rows, orientation="vertical"),
+            bq.Axis(scale=columns),
+        ],
+        fig_margin={"top": 10, "bottom": 30, "left": 70, "right": 10},
+        layout=w.Layout(width="360px", height="260px"),
+    )
+    figure.add_class("akvo-matrix-plot")
+    return heatmap, colours, figure

@@ -1,0 +1,126 @@
+"""RollCalculator: one roll of the dice (R12–R15) — its odds and the spread of its totals."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import bqplot as bq
+import ipywidgets as w
+
+from akvo.dice import RerollPolicy, RollOdds, roll
+
+from . import controls as c
+from .formatting import fraction, percent
+
+#: A drop-down cannot show a ``None`` value, so "no reroll" is the string ``"none"``.
+NO_REROLL = "none"
+REROLL_CHOICES: tuple[tuple[str, str], ...] = (
+    ("Pas de relance", NO_REROLL),
+    ("Relance : viser la réussite", "success"),
+    ("Relance : viser le critique", "critical"),
+)
+COLOURS = ("#a9b8bf", "#2a7fb8", "#e8a33d")
+
+
+class RollCalculator(w.VBox):
+    """Dice count, modifier, threshold and Relance policy → success / critical / prodige.
+
+    Every control is a public attribute (``dice``, ``threshold``, ``modifier``, ``reroll``);
+    setting one from Python updates ``odds``, the table and the plot, as in the browser.
+    """
+
+    def __init__(self, threshold: int = 12, dice: int = 4, modifier: int = 0) -> None:
+        self.dice = c.slider("Dés lancés", 1, 8, dice, "akvo-roll-dice")
+        self.threshold = c.slider("Seuil", 2, 30, threshold, "akvo-roll-threshold")
+        self.modifier = c.slider("Modificateur", -4, 8, modifier, "akvo-roll-modifier")
+        self.reroll = c.dropdown("Relance (R15)", REROLL_CHOICES, NO_REROLL, "akvo-roll-reroll")
+        self.result = c.html("akvo-odds")
+        self.odds: RollOdds = roll(threshold, dice=dice, modifier=modifier)
+        self._bars, self.figure = _totals_figure()
+        super().__init__()
+        self.children = [
+            c.panel(
+                [self.dice, self.threshold, self.modifier, self.reroll, self.result, self.figure],
+                "akvo-roll",
+            )
+        ]
+        for control in (self.dice, self.threshold, self.modifier, self.reroll):
+            control.observe(self._update, names="value")
+        self._update()
+
+    def reroll_policy(self) -> RerollPolicy | None:
+        """The R15 policy chosen in the drop-down (``None``: no reroll)."""
+        value = self.reroll.value
+        return None if value == NO_REROLL else value  # type: ignore[no-any-return]
+
+    def _update(self, _change: Any = None) -> None:
+        self.odds = roll(
+            self.threshold.value,
+            dice=self.dice.value,
+            modifier=self.modifier.value,
+            reroll=self.reroll_policy(),
+        )
+        self.result.value = odds_table(self.odds, "akvo-roll")
+        _draw_totals(self._bars, self.odds)
+
+
+def odds_table(odds: RollOdds, prefix: str) -> str:
+    """Success, critical and prodige as a percentage and an exact fraction."""
+    rows = [
+        ("Réussite", "success", odds.success, f"total ≥ {odds.threshold}"),
+        ("Critique", "critical", odds.critical, f"total ≥ {odds.threshold + 4}"),
+        ("Prodige", "prodige", odds.prodige, "4 dés identiques (R13)"),
+    ]
+    return c.table(
+        ["", "Chance", "Fraction exacte", "Condition"],
+        [
+            [
+                c.cell(label),
+                c.cell(percent(p), f"{prefix}-{key}"),
+                c.cell(fraction(p), f"akvo-fraction {prefix}-{key}-fraction"),
+                c.cell(condition),
+            ]
+            for label, key, p, condition in rows
+        ],
+    )
+
+
+def _totals_figure() -> tuple[bq.Bars, bq.Figure]:
+    x = bq.OrdinalScale()
+    y = bq.LinearScale(min=0.0)
+    bars = bq.Bars(
+        x=[0],
+        y=[[0.0], [0.0], [0.0]],
+        scales={"x": x, "y": y},
+        type="stacked",
+        colors=list(COLOURS),
+        labels=["Échec", "Réussite", "Critique"],
+        display_legend=True,
+    )
+    axes = [
+        bq.Axis(scale=x, label="Total obtenu", tick_style={"font-size": "10px"}),
+        bq.Axis(scale=y, orientation="vertical", label="Chance (%)", tick_format=".0f"),
+    ]
+    figure = bq.Figure(
+        marks=[bars],
+        axes=axes,
+        legend_location="top-left",
+        fig_margin={"top": 20, "bottom": 40, "left": 50, "right": 10},
+        layout=w.Layout(width="100%", height="260px"),
+    )
+    figure.add_class("akvo-roll-plot")
+    return bars, figure
+
+
+def _draw_totals(bars: bq.Bars, odds: RollOdds) -> None:
+    """Set the bars' data in place, one stacked colour per outcome."""
+    totals = sorted(odds.totals)
+    layers: list[list[float]] = [[], [], []]
+    for total in totals:
+        share = float(odds.totals[total]) * 100
+        band = 2 if total >= odds.threshold + 4 else 1 if total >= odds.threshold else 0
+        for index, layer in enumerate(layers):
+            layer.append(share if index == band else 0.0)
+    with bars.hold_sync():
+        bars.x = totals
+        bars.y = layers

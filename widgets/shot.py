@@ -1,0 +1,320 @@
+"""ShotCalculator: one shot on a mage (R16) or a chest (R17), with each side's choices."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import bqplot as bq
+import ipywidgets as w
+
+from akvo.errors import ShotError
+from akvo.rules import tier_for_turn
+from akvo.shots import (
+    CHEST_OUTCOMES,
+    MAGE_OUTCOMES,
+    MAX_SOUFFLE_DISTANCE,
+    RelancePolicy,
+    RuneChoice,
+    ShotKind,
+    ShotOdds,
+    Side,
+    shot_on_chest,
+    shot_on_mage,
+)
+
+from . import controls as c
+from .formatting import (
+    decimal,
+    fraction,
+    french,
+    percent,
+    tier_numeral,
+    times_in_ten,
+)
+
+RuneOption = tuple[RuneChoice, RelancePolicy]
+
+KIND_CHOICES: tuple[tuple[str, ShotKind], ...] = (
+    ("Tir sur un mage", "mage"),
+    ("Tir sur un coffre", "chest"),
+)
+ATTACK_RUNE_CHOICES: tuple[tuple[str, RuneOption], ...] = (
+    ("Aucune", (None, "success")),
+    ("Attaque : +2 à l’attaque", ("attaque", "success")),
+    ("Confusion : −1 dé au défenseur", ("confusion", "success")),
+    ("Relance : viser la réussite", ("relance", "success")),
+    ("Relance : viser le critique", ("relance", "critical")),
+)
+DEFENCE_RUNE_CHOICES: tuple[tuple[str, RuneOption], ...] = (
+    ("Aucune", (None, "success")),
+    ("Défense : +2 à la défense", ("defense", "success")),
+    ("Confusion : −1 dé à l’attaquant", ("confusion", "success")),
+    ("Relance : viser la réussite", ("relance", "success")),
+    ("Relance : viser le critique", ("relance", "critical")),
+)
+#: A drop-down cannot show a ``None`` value: 0 stands for "no interceptor in range" (R17).
+NO_INTERCEPTOR = 0
+INTERCEPTION_CHOICES: tuple[tuple[str, int], ...] = (
+    ("1 mile", 1),
+    ("2 miles", 2),
+    ("3 miles", 3),
+    ("4 miles", 4),
+    ("Personne à portée", NO_INTERCEPTOR),
+)
+OUTCOME_LABELS = {
+    "miss": "Tir manqué",
+    "defended": "Défense réussie",
+    "defence_critical": "Défense critique (le tireur recule)",
+    "push_1": "La cible recule d’1 case",
+    "push_2": "La cible recule de 2 cases",
+    "intercepted": "Interception",
+    "interception_critical": "Interception critique (le tireur recule)",
+    "score_1": "Coffre capturé : 1 point",
+    "score_2": "Coffre capturé : 2 points",
+}
+SHORT_LABELS = {
+    "miss": "Manqué",
+    "defended": "Défendu",
+    "defence_critical": "Déf. critique",
+    "push_1": "Recul 1",
+    "push_2": "Recul 2",
+    "intercepted": "Intercepté",
+    "interception_critical": "Interc. critique",
+    "score_1": "1 point",
+    "score_2": "2 points",
+}
+COLOURS = ("#a9b8bf", "#7aa6c2", "#c05a4a", "#2a7fb8", "#e8a33d")
+DISTANCE_LIMIT = 4
+
+
+class ShotCalculator(w.VBox):
+    """Turn, distance and both sides' choices → the shot's outcomes, exactly.
+
+    Controls are public attributes; ``odds`` is the engine's :class:`~akvo.shots.ShotOdds`
+    for the current settings (``None`` when the combination cannot be played, R20).
+    """
+
+    def __init__(self, kind: ShotKind = "mage", turn: int = 1, distance: int = 1) -> None:
+        self.kind = c.dropdown("Cible", KIND_CHOICES, kind, "akvo-shot-kind")
+        self.turn = c.slider("Tour", 1, 10, turn, "akvo-shot-turn")
+        self.tier_label = c.html("akvo-shot-tier")
+        self.distance = c.slider(
+            "Distance du tir", 1, DISTANCE_LIMIT, distance, "akvo-shot-distance"
+        )
+        self.interception = c.dropdown(
+            "Intercepteur à", INTERCEPTION_CHOICES, 1, "akvo-shot-interception"
+        )
+        self.attack_rune = c.dropdown(
+            "Rune du tireur", ATTACK_RUNE_CHOICES, (None, "success"), "akvo-shot-attack-rune"
+        )
+        self.vigie = c.checkbox("Vigie (+1 à l’attaque)", "akvo-shot-vigie")
+        self.souffle = c.checkbox("Souffle portant (−2 de distance)", "akvo-shot-souffle")
+        self.attack_tourbillon = c.checkbox(
+            "Tourbillon : le tireur est le Kitesurfeur", "akvo-shot-attack-tourbillon"
+        )
+        self.defence_rune = c.dropdown(
+            "Rune du défenseur", DEFENCE_RUNE_CHOICES, (None, "success"), "akvo-shot-defence-rune"
+        )
+        self.resilience = c.slider("Résilience", 0, 3, 0, "akvo-shot-resilience")
+        self.egide = c.checkbox("Égide (+1 à la défense)", "akvo-shot-egide")
+        self.defence_tourbillon = c.checkbox(
+            "Tourbillon : la cible est le Kitesurfeur", "akvo-shot-defence-tourbillon"
+        )
+        self.main = c.html("akvo-shot-main")
+        self.sentence = c.html("akvo-sentence")
+        self.sentence.add_class("akvo-shot-sentence")
+        self.table = c.html("akvo-odds")
+        self.odds: ShotOdds | None = None
+        self._bars, self.figure = _outcome_figure()
+
+        shared = w.VBox([self.kind, w.HBox([self.turn, self.tier_label]), self.distance])
+        self._interception_row = w.VBox([self.interception])
+        attacker = w.VBox(
+            [
+                w.HTML("<b>Le tireur</b>"),
+                self.attack_rune,
+                self.vigie,
+                self.souffle,
+                self.attack_tourbillon,
+            ]
+        )
+        defender = w.VBox(
+            [
+                w.HTML("<b>Le défenseur</b>"),
+                self.defence_rune,
+                self.resilience,
+                self.egide,
+                self.defence_tourbillon,
+            ]
+        )
+        super().__init__()
+        self.children = [
+            c.panel(
+                [
+                    shared,
+                    self._interception_row,
+                    w.HBox([attacker, defender]),
+                    self.main,
+                    self.sentence,
+                    w.HBox([self.table, self.figure]),
+                ],
+                "akvo-shot",
+            )
+        ]
+        controls = (
+            self.kind,
+            self.turn,
+            self.distance,
+            self.interception,
+            self.attack_rune,
+            self.vigie,
+            self.souffle,
+            self.attack_tourbillon,
+            self.defence_rune,
+            self.resilience,
+            self.egide,
+            self.defence_tourbillon,
+        )
+        for control in controls:
+            control.observe(self._update, names="value")
+        self._update()
+
+    # --- What the controls say ------------------------------------------------------------
+
+    def sides(self) -> tuple[Side, Side]:
+        """The attacking and defending :class:`~akvo.shots.Side` the controls describe."""
+        attack_rune, attack_policy = self.attack_rune.value
+        defence_rune, defence_policy = self.defence_rune.value
+        attack = Side(
+            rune=attack_rune,
+            policy=attack_policy,
+            vigie=self.vigie.value,
+            souffle=self.souffle.value,
+            tourbillon=self.attack_tourbillon.value,
+        )
+        defence = Side(
+            rune=defence_rune,
+            policy=defence_policy,
+            resilience=self.resilience.value,
+            egide=self.egide.value,
+            tourbillon=self.defence_tourbillon.value,
+        )
+        return attack, defence
+
+    def compute(self) -> ShotOdds:
+        """Ask the engine; raises :class:`~akvo.errors.ShotError` for an unplayable choice."""
+        attack, defence = self.sides()
+        tier = tier_for_turn(self.turn.value)
+        if self.kind.value == "mage":
+            return shot_on_mage(tier, self.distance.value, attack, defence)
+        return shot_on_chest(
+            tier, self.distance.value, interception_distance(self.interception), attack, defence
+        )
+
+    # --- Display --------------------------------------------------------------------------
+
+    def _update(self, _change: Any = None) -> None:
+        # Souffle portant brings a target up to 6 away into range (R24).
+        self.distance.max = MAX_SOUFFLE_DISTANCE if self.souffle.value else DISTANCE_LIMIT
+        is_chest = self.kind.value == "chest"
+        self._interception_row.layout.display = "" if is_chest else "none"
+        self.distance.description = "Distance du coffre" if is_chest else "Distance du tir"
+        tier = tier_for_turn(self.turn.value)
+        self.tier_label.value = f"palier {tier_numeral(tier)}"
+        try:
+            self.odds = self.compute()
+        except ShotError:
+            self.odds = None
+            self.main.value = ""
+            self.sentence.value = french(
+                "Personne ne peut intercepter : la rune choisie n’aurait rien à modifier, "
+                "elle ne peut pas être jouée (R20)."
+            )
+            self.table.value = ""
+            _draw(self._bars, (), ())
+            return
+        self.main.value = french(headline(self.odds))
+        self.sentence.value = french(sentence(self.odds))
+        self.table.value = outcome_table(self.odds)
+        keys = MAGE_OUTCOMES if self.odds.kind == "mage" else CHEST_OUTCOMES
+        _draw(
+            self._bars,
+            [SHORT_LABELS[k] for k in keys],
+            [float(self.odds.outcomes[k]) * 100 for k in keys],
+        )
+
+
+def interception_distance(control: Any) -> int | None:
+    """The interception distance an interceptor drop-down means (``None``: nobody)."""
+    value = control.value
+    return None if value == NO_INTERCEPTOR else int(value)
+
+
+def headline(odds: ShotOdds) -> str:
+    """The number that matters most, with its exact fraction."""
+    where = f"X {odds.attack_threshold}" + (
+        f", U {odds.defence_threshold}" if odds.defence_threshold is not None else ""
+    )
+    if odds.kind == "mage":
+        value = (
+            f'Chance de repousser la cible : <b class="akvo-shot-value">{percent(odds.p_push)}'
+            f'</b> <span class="akvo-fraction">({fraction(odds.p_push)})</span>'
+        )
+    else:
+        value = (
+            f'Points marqués en moyenne : <b class="akvo-shot-value">'
+            f"{decimal(odds.expected_points, 3)}</b>"
+            f' <span class="akvo-fraction">({fraction(odds.expected_points)})</span>'
+        )
+    return f"{value} <span class='akvo-fraction'>— seuils {where}, distance {odds.distance}</span>"
+
+
+def sentence(odds: ShotOdds) -> str:
+    """The shot in one plain French sentence."""
+    if odds.kind == "mage":
+        return (
+            f"Vous repoussez la cible {times_in_ten(odds.p_push)} ; "
+            f"votre tireur recule {times_in_ten(odds.p_shooter_pushed)}."
+        )
+    return (
+        f"Vous capturez le coffre {times_in_ten(odds.p_score)} ; "
+        f"votre tireur recule {times_in_ten(odds.p_shooter_pushed)}."
+    )
+
+
+def outcome_table(odds: ShotOdds) -> str:
+    """Every outcome with its percentage and exact fraction."""
+    return c.table(
+        ["Issue", "Chance", "Fraction exacte"],
+        [
+            [
+                c.cell(OUTCOME_LABELS[key]),
+                c.cell(percent(p), f"akvo-shot-{key}"),
+                c.cell(fraction(p), "akvo-fraction"),
+            ]
+            for key, p in odds.outcomes.items()
+        ],
+    )
+
+
+def _outcome_figure() -> tuple[bq.Bars, bq.Figure]:
+    x = bq.OrdinalScale()
+    y = bq.LinearScale(min=0.0, max=100.0)
+    bars = bq.Bars(x=[], y=[], scales={"x": x, "y": y}, colors=list(COLOURS))
+    figure = bq.Figure(
+        marks=[bars],
+        axes=[
+            bq.Axis(scale=x, tick_style={"font-size": "10px"}),
+            bq.Axis(scale=y, orientation="vertical", label="Chance (%)", tick_format=".0f"),
+        ],
+        fig_margin={"top": 10, "bottom": 30, "left": 50, "right": 10},
+        layout=w.Layout(width="440px", height="240px"),
+    )
+    figure.add_class("akvo-shot-plot")
+    return bars, figure
+
+
+def _draw(bars: bq.Bars, labels: Any, values: Any) -> None:
+    with bars.hold_sync():
+        bars.x = list(labels)
+        bars.y = list(values)
