@@ -42,6 +42,9 @@ test: lint
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_odds.py
+	$(BIN)/python benchmarks/bench_shots.py
+	taskset -c 0 $(BIN)/python benchmarks/bench_match.py
+	$(BIN)/python benchmarks/bench_site.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache test-artifacts
