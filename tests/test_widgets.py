@@ -254,3 +254,17 @@ def test_duel_example_follows_r18() -> None:
     duel = rune_duel("mage", 2, 2)
     text = examples.duel_example(2, 2).data
     assert f"**{percent(duel.sequential_value)}** ({fraction(duel.sequential_value)})" in text
+
+
+def test_threshold_matrix_is_read_from_the_rules() -> None:
+    from akvo_widgets import examples
+
+    from akvo.rules import thresholds
+
+    table = examples.threshold_matrix().data
+    lines = table.splitlines()
+    assert len(lines) == 6
+    assert lines[2].startswith("| Palier I (tours 1–2) |")
+    assert lines[5].startswith("| Palier IV (tours 7–8) |")
+    x, u = thresholds(3, 4)
+    assert lines[4].split("|")[5].strip() == f"X {x} · U {u}" == "X 14 · U 10"

@@ -9,7 +9,7 @@ import ipywidgets as w
 import numpy as np
 
 from akvo.errors import ShotError
-from akvo.rules import DISTANCES, TIERS
+from akvo.rules import DISTANCES, TIERS, TURNS, tier_for_turn
 from akvo.shots import ShotKind, Side
 from akvo.tables import OddsGrid, odds_grid
 
@@ -25,7 +25,9 @@ from .shot import (
 
 #: Colour range of each metric: P(push) is a probability, expected points reach 2.
 COLOUR_RANGE = {"mage": (0.0, 1.0), "chest": (0.0, 2.0)}
-TURNS_OF_TIER = {1: "tours 1–2", 2: "tours 3–4", 3: "tours 5–6", 4: "tours 7–8"}
+TURNS_OF_TIER = {
+    tier: "tours " + "–".join(str(t) for t in TURNS if tier_for_turn(t) == tier) for tier in TIERS
+}
 
 
 class WindMatrix(w.VBox):
