@@ -246,6 +246,11 @@ def test_shot_examples_show_the_engine_numbers() -> None:
     points = shot_on_chest(1, 2, None).expected_points
     assert f"**{decimal(points, 3)}** point ({fraction(points)})" in chest
     assert "interception" not in chest
+    far = examples.chest_shot_example(1, 6, 5, souffle=True).data
+    assert "coffre à 6 miles ramené à 4 par le Souffle portant (X 18)" in far
+    assert "hors de portée" in far and "- interception" not in far
+    points = shot_on_chest(1, 6, 5, Side(souffle=True)).expected_points
+    assert f"**{decimal(points, 3)}** point ({fraction(points)})" in far
 
 
 def test_duel_example_follows_r18() -> None:

@@ -79,9 +79,15 @@ def mage_shot_example(tier: int, distance: int, resilience: int = 0) -> Markdown
     )
 
 
-def chest_shot_example(tier: int, chest_distance: int, interception: int | None) -> Markdown:
-    """A shot on a chest with (or without) interception, and its expected points."""
-    shot = shot_on_chest(tier, chest_distance, interception)
+def chest_shot_example(
+    tier: int, chest_distance: int, interception: int | None, *, souffle: bool = False
+) -> Markdown:
+    """A shot on a chest with (or without) interception, and its expected points.
+
+    ``interception`` is the interceptor's distance to the shooter; beyond 4 there is none.
+    ``souffle`` uses Souffle portant on the shot (R24: chest distance − 2).
+    """
+    shot = shot_on_chest(tier, chest_distance, interception, Side(souffle=souffle))
     o = shot.outcomes
     intercepted = interception is not None and shot.defence is not None
     guard = (
@@ -89,15 +95,19 @@ def chest_shot_example(tier: int, chest_distance: int, interception: int | None)
         f" (U {shot.defence_threshold})"
         if intercepted
         else "personne pour intercepter"
+        if interception is None
+        else f"l’intercepteur à {interception} miles, hors de portée"
     )
+    where = f"coffre à {chest_distance} mile{'s' if chest_distance > 1 else ''}"
+    if souffle:
+        where += f" ramené à {shot.distance} par le Souffle portant"
     caught = (
         f"- interception : {_odds(o['intercepted'] + o['interception_critical'])} ;\n"
         if intercepted
         else ""
     )
     return _markdown(
-        f"Palier {tier_numeral(tier)}, coffre à {chest_distance} mile"
-        f"{'s' if chest_distance > 1 else ''} (X {shot.attack_threshold}), {guard} :\n\n"
+        f"Palier {tier_numeral(tier)}, {where} (X {shot.attack_threshold}), {guard} :\n\n"
         f"- tir manqué : {_odds(o['miss'])} ;\n"
         f"{caught}"
         f"- 1 point : {_odds(o['score_1'])} ;\n"
