@@ -14,6 +14,7 @@ from akvo.errors import IllegalAction
 from akvo.match.board import (
     CHAR_OF_NAME,
     CHARS,
+    SIDE_NAMES,
     SIDE_OF_NAME,
     UNIT_OF_CHAR,
     UNIT_OF_NAME,
@@ -22,7 +23,7 @@ from akvo.match.board import (
 from akvo.match.core import START_TURN
 from akvo.match.roster import letter_bit
 from akvo.match.state import MatchState
-from akvo.rules import TIE_BREAK_TURNS, TURNS
+from akvo.rules import MAX_RESILIENCE, TIE_BREAK_TURNS, TURNS
 from akvo.teams import Team, preset_team
 
 
@@ -40,39 +41,68 @@ def _char(name: str) -> int:
     return CHAR_OF_NAME[name]
 
 
+def _per_side(setup: dict[str, Any], key: str) -> list[tuple[int, Any]]:
+    """``setup[key]`` as (side index, value) pairs; the side names must be ``A`` / ``B``."""
+    pairs = []
+    for side_name, value in setup.get(key, {}).items():
+        if side_name not in SIDE_OF_NAME:
+            raise IllegalAction(f"unknown side {side_name!r} in {key!r}; expected 'A' or 'B'")
+        pairs.append((SIDE_OF_NAME[side_name], value))
+    return pairs
+
+
+def _pair(setup: dict[str, Any], key: str) -> list[int] | None:
+    """``scores`` / ``bag``: two counts, never negative."""
+    if key not in setup:
+        return None
+    try:
+        values = [int(v) for v in setup[key]]
+    except (TypeError, ValueError):
+        values = []
+    if len(values) != 2 or min(values) < 0:
+        raise IllegalAction(f"{key} must be two counts ≥ 0 (A, B), got {setup[key]!r}")
+    return values
+
+
 def apply_setup(state: MatchState, setup: dict[str, Any]) -> None:
     """Overwrite a fresh state's position with ``setup`` (see :func:`scenario`)."""
     turn = int(setup.get("turn", 1))
     if turn not in TURNS + TIE_BREAK_TURNS:
         raise IllegalAction(f"turn {turn} is outside 1–10")
     state.turn = turn
-    for side_name, units in setup.get("rows", {}).items():
-        side = SIDE_OF_NAME[side_name]
+    for side, units in _per_side(setup, "rows"):
         for name, row in units.items():
             if not 1 <= int(row) <= 8:
-                raise IllegalAction(f"row {row} of {side_name} {name} is outside 1–8")
+                raise IllegalAction(f"row {row} of {SIDE_NAMES[side]} {name} is outside 1–8")
             state.rows[side * UNITS + _unit(name)] = int(row)
     for unit in range(UNITS):
         if state.rows[unit] >= state.rows[UNITS + unit]:
             raise IllegalAction("in every lane A's unit must stand below B's (R11)")
-    for side_name, chars in setup.get("resilience", {}).items():
-        side = SIDE_OF_NAME[side_name]
+    for side, chars in _per_side(setup, "resilience"):
         for name, value in chars.items():
-            if not 0 <= int(value) <= 3:
-                raise IllegalAction(f"Résilience {value} is outside 0–3")
+            if not 0 <= int(value) <= MAX_RESILIENCE:
+                raise IllegalAction(f"Résilience {value} is outside 0–{MAX_RESILIENCE}")
             state.res[side * CHARS + _char(name)] = int(value)
-    for side_name, letters in setup.get("spent", {}).items():
-        side = SIDE_OF_NAME[side_name]
-        for letter in letters:
-            state.spent[side] |= letter_bit(letter.upper())
-    for side_name, names in setup.get("ultimes_used", {}).items():
-        side = SIDE_OF_NAME[side_name]
+    for side, letters in _per_side(setup, "spent"):
+        for letter in letters.upper():
+            if not "A" <= letter <= "Z":
+                raise IllegalAction(f"spent rune {letter!r} is not a letter A–Z")
+            state.spent[side] |= letter_bit(letter)
+    for side, names in _per_side(setup, "ultimes_used"):
         for name in names:
             state.ult_used[side] |= 1 << _char(name)
-    if "scores" in setup:
-        state.scores = [int(v) for v in setup["scores"]]
-    if "bag" in setup:
-        state.bag = [int(v) for v in setup["bag"]]
+    scores = _pair(setup, "scores")
+    if scores is not None:
+        state.scores = scores
+    bag = _pair(setup, "bag")
+    if bag is not None:
+        draws = (TURNS[-1] if turn in TURNS else TIE_BREAK_TURNS[-1]) - turn + 1
+        if state.rules.weather == "bag" and (max(bag) > 4 or sum(bag) < draws):
+            raise IllegalAction(
+                f"the weather bag (R8) holds at most 4 tokens of each side and needs one "
+                f"per turn left before a reshuffle ({draws} from turn {turn}), got {bag}"
+            )
+        state.bag = bag
     state.origin = setup
     state.events = []
     state.history = []

@@ -31,6 +31,10 @@ Readings beyond RULINGS.md (the simplest reading players would expect):
   restores, and only when its holder's Ultime is used; a bonus rune U may restore any
   ally's used Ultime.
 - Trident is offered whenever the Plongeur activates with Tirer and its Ultime is free.
+- An interception is always made when possible: the rulebook's « peut tenter » never
+  makes declining better (a failed roll scores exactly like no roll).
+- An Ultime restored by the rune U may be declared again in the turn its effect is still
+  active; the effects do not stack (Égide twice is still +1).
 - :func:`akvo.match.scenario.scenario` positions start with a full weather bag unless
   ``bag`` is given.
 """

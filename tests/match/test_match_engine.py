@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from fractions import Fraction
 
 import pytest
@@ -11,6 +10,7 @@ from akvo.config import RulesConfig
 from akvo.errors import IllegalAction
 from akvo.match import CHANCE, MatchState, new_match, play_match
 from akvo.match.scenario import scenario
+from tests.match.helpers import play_random
 
 ALL_ADVANCE = "orders AAAA AA"
 
@@ -42,7 +42,7 @@ def test_a_match_starts_with_the_weather_draw() -> None:
 
 
 def test_the_weather_bag_is_drawn_without_replacement() -> None:
-    state = scenario(turn=3, bag=[1, 3])
+    state = scenario(turn=5, bag=[1, 3])
     assert dict(state.chance_outcomes()) == {
         "weather A": Fraction(1, 4),
         "weather B": Fraction(3, 4),
@@ -69,7 +69,7 @@ def test_observation_hides_the_other_sides_orders_until_revealed() -> None:
 
 
 def test_illegal_actions_raise_and_change_nothing() -> None:
-    state = play_until(new_match(), lambda s: s.phase_name() == "attack rune", seed=4)
+    state = play_random(new_match(), 4, lambda s: s.phase_name() == "attack rune")
     checks = [
         "activate navire",
         "rune Z",
@@ -83,7 +83,7 @@ def test_illegal_actions_raise_and_change_nothing() -> None:
             state.apply_action(action)
         assert state.to_json() == before
     # At a chance node: malformed rolls are named.
-    roll = play_until(new_match(), lambda s: s.phase_name() == "roll", seed=4)
+    roll = play_random(new_match(), 4, lambda s: s.phase_name() == "roll")
     before = roll.to_json()
     for action in ["roll 12", "roll 1237", "roll 12345", "keep", "weather A"]:
         with pytest.raises(IllegalAction, match="die faces"):
@@ -95,20 +95,8 @@ def test_illegal_actions_raise_and_change_nothing() -> None:
     assert isinstance(IllegalAction("x"), ValueError)
 
 
-def play_until(state: MatchState, stop: object, seed: int) -> MatchState:
-    rng = random.Random(seed)
-    assert callable(stop)
-    while not stop(state):
-        assert not state.is_terminal(), "the match ended before the wanted node"
-        if state.is_chance_node():
-            state.apply_action(state.sample_chance(rng))
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-    return state
-
-
 def test_roll_chance_nodes_list_every_ordered_roll() -> None:
-    state = play_until(new_match(), lambda s: s.phase_name() == "roll", seed=2)
+    state = play_random(new_match(), 2, lambda s: s.phase_name() == "roll")
     outcomes = state.chance_outcomes()
     assert len(outcomes) == 6 ** len(outcomes[0][0][5:])
     assert sum(p for _, p in outcomes) == 1

@@ -3,24 +3,15 @@
 from __future__ import annotations
 
 from akvo.config import RulesConfig
-from akvo.match import MatchState
 from akvo.match.roster import CONFUSION, RELANCE
 from akvo.match.scenario import scenario
 from akvo.teams import parse_team
-
-ALL = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-EVERY_ULTIME = ["pedalair", "kitesurfeur", "barreur", "lanceur", "surfeur", "plongeur"]
-
-
-def _play(state: MatchState, *actions: str) -> MatchState:
-    for action in actions:
-        state.apply_action(action)
-    return state
+from tests.match.helpers import ALL, EVERY_ULTIME, play
 
 
 def test_a_mouvement_rune_adds_a_cell_to_an_advance() -> None:
-    state = _play(scenario(), "weather A", "orders AAAA AA", "orders AAAA AA")
-    _play(state, "activate pedalair", "advance +W")
+    state = play(scenario(), "weather A", "orders AAAA AA", "orders AAAA AA")
+    play(state, "activate pedalair", "advance +W")
     assert state.rows[0] == 5
     assert state.spent_letters(0) == "W"
     assert state.events[-1] == (
@@ -29,7 +20,7 @@ def test_a_mouvement_rune_adds_a_cell_to_an_advance() -> None:
 
 
 def test_a_mouvement_rune_before_a_shot_moves_the_whole_ship() -> None:
-    state = _play(
+    state = play(
         scenario(spent={"A": ALL.replace("Z", "")}, ultimes_used={"A": EVERY_ULTIME}),
         "weather A",
         "orders AAAA AT-L",
@@ -51,7 +42,7 @@ def test_a_mouvement_rune_before_a_shot_moves_the_whole_ship() -> None:
 
 
 def test_hold_exists_only_when_every_target_needs_souffle_portant() -> None:
-    state = _play(
+    state = play(
         scenario(rows={"A": {"pedalair": 1}}, spent={"A": ALL, "B": ALL}),
         "weather A",
         "orders TAAA AA",
@@ -68,7 +59,7 @@ def test_hold_exists_only_when_every_target_needs_souffle_portant() -> None:
 
 def test_a_bonus_rune_u_may_restore_any_allys_ultime() -> None:
     team = parse_team("FISH/TANK/CLOX/BEWZ/GMYD/PJQV+RU")
-    state = _play(
+    state = play(
         scenario(team, "perrockiss", ultimes_used={"A": ["barreur", "lanceur"]}),
         "weather A",
         "orders AAAA AA",
@@ -85,7 +76,7 @@ def test_a_bonus_rune_u_may_restore_any_allys_ultime() -> None:
 
 
 def test_names_only_rune_u_cannot_be_played() -> None:
-    state = _play(
+    state = play(
         scenario(rules=RulesConfig(rune_u="names_only"), ultimes_used={"A": ["kitesurfeur"]}),
         "weather A",
         "orders AAAA AA",
@@ -110,7 +101,7 @@ def test_the_swapped_grimoire_reads_at_and_hash_the_other_way() -> None:
 
 
 def test_a_blocked_unit_still_shoots() -> None:
-    state = _play(
+    state = play(
         scenario(rows={"A": {"surfeur": 5}, "B": {"surfeur": 6}}, spent={"A": ALL, "B": ALL}),
         "weather A",
         "orders AAAA AA",

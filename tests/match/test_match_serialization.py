@@ -3,21 +3,11 @@
 from __future__ import annotations
 
 import json
-import random
 
 from akvo.config import RulesConfig
 from akvo.match import MatchState, play_match, replay
 from akvo.match.scenario import scenario
-
-
-def _continue(state: MatchState, seed: int) -> MatchState:
-    rng = random.Random(seed)
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(state.sample_chance(rng))
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-    return state
+from tests.match.helpers import play_random
 
 
 def test_a_record_saved_to_json_replays_identically() -> None:
@@ -32,17 +22,12 @@ def test_a_record_saved_to_json_replays_identically() -> None:
 
 
 def test_a_snapshot_round_trips_mid_match_and_plays_on_identically() -> None:
-    rng = random.Random(11)
     state = scenario(turn=5, rows={"A": {"surfeur": 4}}, spent={"B": "RM"}, scores=[1, 0])
-    for _ in range(150):
-        if state.is_chance_node():
-            state.apply_action(state.sample_chance(rng))
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
+    play_random(state, 11, lambda s: len(s.history) >= 150)
     loaded = MatchState.from_json(state.to_json())
     assert loaded.to_json() == state.to_json()
     assert str(loaded) == str(state)
-    assert _continue(loaded, 3).to_json() == _continue(state.copy(), 3).to_json()
+    assert play_random(loaded, 3).to_json() == play_random(state.copy(), 3).to_json()
     assert replay(state.record()).to_json() == state.to_json()  # the setup is in the record
 
 
