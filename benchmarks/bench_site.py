@@ -24,8 +24,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from akvo_widgets.site import background_server
 from playwright.sync_api import Page, sync_playwright
+
+from akvo_widgets.site import background_server
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results" / "site.md"

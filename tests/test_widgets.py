@@ -7,6 +7,12 @@ import re
 from fractions import Fraction
 
 import pytest
+
+from akvo.dice import roll
+from akvo.duel import rune_duel
+from akvo.rules import tier_for_turn
+from akvo.shots import Side, shot_on_chest, shot_on_mage
+from akvo.tables import odds_grid
 from akvo_widgets import RollCalculator, RuneDuel, ShotCalculator, WindMatrix
 from akvo_widgets.formatting import (
     decimal,
@@ -18,12 +24,6 @@ from akvo_widgets.formatting import (
     times_in_ten,
 )
 from akvo_widgets.shot import NO_INTERCEPTOR
-
-from akvo.dice import roll
-from akvo.duel import rune_duel
-from akvo.rules import tier_for_turn
-from akvo.shots import Side, shot_on_chest, shot_on_mage
-from akvo.tables import odds_grid
 
 
 def shown(html: str, css: str) -> str:
@@ -262,9 +262,8 @@ def test_duel_example_follows_r18() -> None:
 
 
 def test_threshold_matrix_is_read_from_the_rules() -> None:
-    from akvo_widgets import examples
-
     from akvo.rules import thresholds
+    from akvo_widgets import examples
 
     table = examples.threshold_matrix().data
     lines = table.splitlines()

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from akvo_widgets.site import background_server
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,13 +12,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from akvo_widgets.formatting import decimal, percent
 from playwright.sync_api import Page, expect
 
 from akvo.dice import roll
 from akvo.duel import rune_duel
 from akvo.shots import Side, shot_on_chest, shot_on_mage
 from akvo.tables import odds_grid
+from akvo_widgets.formatting import decimal, percent
 
 WAIT = 60_000  # ms: a cold kernel on a busy 2-core machine
 RENDER = "/voila/render/"
