@@ -19,6 +19,7 @@ import os
 import platform
 import statistics
 import subprocess
+import sys
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -30,17 +31,10 @@ from akvo_widgets.site import background_server
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results" / "site.md"
-CHROMIUM = os.environ.get("AKVO_CHROMIUM", "/usr/bin/chromium")
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+sys.path.insert(0, str(ROOT))  # the browser tests' Chromium settings
+from tests.browser.chromium import CHROMIUM_FLAGS, chromium_path  # noqa: E402
+
+CHROMIUM = chromium_path()
 PAGES = (
     "index.ipynb",
     "01-des.ipynb",
@@ -153,7 +147,7 @@ def main() -> None:
         background_server(ROOT / "book", log) as base,
         sync_playwright() as playwright,
     ):
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
         time.sleep(args.pause * 2)  # let Voilà pre-heat one kernel per page
         for visit in range(args.visits):
             for file in PAGES:

@@ -14,6 +14,7 @@ from akvo.shots import RuneChoice, ShotKind
 
 from . import controls as c
 from .formatting import decimal, fraction, french, percent, tier_numeral
+from .plots import heatmap_figure
 from .shot import INTERCEPTION_CHOICES, KIND_CHOICES, interception_distance
 
 RUNE_NAMES: dict[RuneChoice, str] = {
@@ -140,24 +141,13 @@ def summary(duel: engine.RuneDuel) -> str:
 
 
 def _payoff_figure() -> tuple[bq.GridHeatMap, bq.ColorScale, bq.Figure]:
-    rows = bq.OrdinalScale(reverse=True)  # first row on top, as in the table
-    columns = bq.OrdinalScale()
-    colours = bq.ColorScale(scheme="Oranges", min=0.0, max=1.0)
-    heatmap = bq.GridHeatMap(
-        row=list(RUNE_NAMES.values())[:4],
-        column=list(RUNE_NAMES.values())[:4],
-        color=np.zeros((4, 4)),
-        scales={"row": rows, "column": columns, "color": colours},
-        stroke="white",
+    names = list(RUNE_NAMES.values())[:4]
+    return heatmap_figure(
+        names,
+        names,
+        scheme="Oranges",
+        css_class="akvo-duel-plot",
+        width="330px",
+        left_margin=80,
+        column_axis={"label": "Défenseur", "tick_style": {"font-size": "9px"}},
     )
-    figure = bq.Figure(
-        marks=[heatmap],
-        axes=[
-            bq.Axis(scale=rows, orientation="vertical"),
-            bq.Axis(scale=columns, label="Défenseur", tick_style={"font-size": "9px"}),
-        ],
-        fig_margin={"top": 10, "bottom": 40, "left": 80, "right": 10},
-        layout=w.Layout(width="330px", height="260px"),
-    )
-    figure.add_class("akvo-duel-plot")
-    return heatmap, colours, figure

@@ -15,6 +15,7 @@ from akvo.tables import OddsGrid, odds_grid
 
 from . import controls as c
 from .formatting import decimal, fraction, french, percent, tier_numeral
+from .plots import heatmap_figure
 from .shot import (
     ATTACK_RUNE_CHOICES,
     DEFENCE_RUNE_CHOICES,
@@ -158,24 +159,11 @@ def matrix_table(grid: OddsGrid) -> str:
 
 
 def _heatmap_figure() -> tuple[bq.GridHeatMap, bq.ColorScale, bq.Figure]:
-    rows = bq.OrdinalScale(reverse=True)  # first row on top, as in the table
-    columns = bq.OrdinalScale()
-    colours = bq.ColorScale(scheme="Blues", min=0.0, max=1.0)
-    heatmap = bq.GridHeatMap(
-        row=[f"Palier {tier_numeral(t)}" for t in TIERS],
-        column=[f"{d} mi" for d in DISTANCES],
-        color=np.zeros((len(TIERS), len(DISTANCES))),
-        scales={"row": rows, "column": columns, "color": colours},
-        stroke="white",
+    return heatmap_figure(
+        [f"Palier {tier_numeral(t)}" for t in TIERS],
+        [f"{d} mi" for d in DISTANCES],
+        scheme="Blues",
+        css_class="akvo-matrix-plot",
+        width="360px",
+        left_margin=70,
     )
-    figure = bq.Figure(
-        marks=[heatmap],
-        axes=[
-            bq.Axis(scale=rows, orientation="vertical"),
-            bq.Axis(scale=columns),
-        ],
-        fig_margin={"top": 10, "bottom": 30, "left": 70, "right": 10},
-        layout=w.Layout(width="360px", height="260px"),
-    )
-    figure.add_class("akvo-matrix-plot")
-    return heatmap, colours, figure

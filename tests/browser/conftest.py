@@ -15,20 +15,11 @@ from typing import Any
 import pytest
 
 from akvo_widgets.site import background_server
+from tests.browser.chromium import CHROMIUM_FLAGS, chromium_path
 
 ROOT = Path(__file__).resolve().parents[2]
 BOOK = ROOT / "book"
 ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -36,10 +27,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if here in Path(str(item.fspath)).parents:
             item.add_marker(pytest.mark.browser)
-
-
-def chromium_path() -> str:
-    return os.environ.get("AKVO_CHROMIUM", "/usr/bin/chromium")
 
 
 @pytest.fixture(scope="session")
