@@ -31,18 +31,22 @@ def _odds(probability: Fraction) -> str:
     return f"**{percent(probability)}** ({fraction(probability)})"
 
 
+_REROLL_AIMS: dict[RerollPolicy, str] = {"success": "la réussite", "critical": "le critique"}
+
+
 def roll_example(
     threshold: int, *, dice: int = 4, modifier: int = 0, reroll: RerollPolicy | None = None
 ) -> Markdown:
     """The three odds of one roll, as a bulleted French paragraph."""
     odds = roll(threshold, dice=dice, modifier=modifier, reroll=reroll)
-    how = f"{dice} dé{'s' if dice > 1 else ''}"
+    parts = [f"{dice} dé{'s' if dice > 1 else ''}"]
     if modifier:
-        how += f" et un modificateur de {signed(modifier)}"
+        parts.append(f"un modificateur de {signed(modifier)}")
     if reroll is not None:
-        how += ", avec une relance"
+        parts.append(f"une relance qui vise {_REROLL_AIMS[reroll]}")
+    how = ", ".join(parts[:-1]) + " et " + parts[-1] if len(parts) > 1 else parts[0]
     return _markdown(
-        f"Avec {how} contre un seuil de {threshold} :\n\n"
+        f"Avec {how}, contre un seuil de {threshold} :\n\n"
         f"- réussite (total ≥ {threshold}) : {_odds(odds.success)} ;\n"
         f"- critique (total ≥ {threshold + 4}) : {_odds(odds.critical)} ;\n"
         f"- prodige (quatre dés identiques) : {_odds(odds.prodige)}."
@@ -57,8 +61,8 @@ def matrix_example(turn: int, distance: int) -> Markdown:
     return _markdown(
         f"Au tour {turn}, le vent souffle au palier {tier_numeral(tier)}. À {distance} "
         f"mile{'s' if distance > 1 else ''}, la matrice donne **X {x}** et **U {u}** : "
-        f"l’attaque touche avec {_odds(attack.success)}, et une défense non aidée "
-        f"tient avec {_odds(defence.success)}."
+        f"l’attaque réussit avec une chance de {_odds(attack.success)}, et une défense "
+        f"sans aide tient avec une chance de {_odds(defence.success)}."
     )
 
 
@@ -66,10 +70,14 @@ def mage_shot_example(tier: int, distance: int, resilience: int = 0) -> Markdown
     """A shot on a mage, outcome by outcome, ending with the plain-French sentence."""
     shot = shot_on_mage(tier, distance, defence=Side(resilience=resilience))
     o = shot.outcomes
+    target = (
+        f"cible avec {resilience} point{'s' if resilience > 1 else ''} de Résilience"
+        if resilience
+        else "cible sans Résilience"
+    )
     return _markdown(
         f"Palier {tier_numeral(tier)}, {distance} mile{'s' if distance > 1 else ''}"
-        f" (X {shot.attack_threshold}, U {shot.defence_threshold}), cible avec "
-        f"{resilience} point{'s' if resilience > 1 else ''} de Résilience :\n\n"
+        f" (X {shot.attack_threshold}, U {shot.defence_threshold}), {target} :\n\n"
         f"- tir manqué : {_odds(o['miss'])} ;\n"
         f"- défense réussie : {_odds(o['defended'])} ;\n"
         f"- défense critique, le tireur recule : {_odds(o['defence_critical'])} ;\n"
@@ -102,7 +110,7 @@ def chest_shot_example(
     if souffle:
         where += f" ramené à {shot.distance} par le Souffle portant"
     caught = (
-        f"- interception : {_odds(o['intercepted'] + o['interception_critical'])} ;\n"
+        f"- tir intercepté : {_odds(o['intercepted'] + o['interception_critical'])} ;\n"
         if intercepted
         else ""
     )
@@ -130,11 +138,12 @@ def resilience_example(tier: int, distance: int) -> Markdown:
     lines = []
     for points in range(4):
         shot = shot_on_mage(tier, distance, defence=Side(resilience=points))
-        lines.append(f"- Résilience {points} : la cible recule avec {_odds(shot.p_push)} ;")
+        lines.append(f"- Résilience {points} : {_odds(shot.p_push)} ;")
     lines[-1] = lines[-1].rstrip(" ;") + "."
+    x, u = thresholds(tier, distance)
     return _markdown(
-        f"Palier {tier_numeral(tier)}, {distance} mile{'s' if distance > 1 else ''} :\n\n"
-        + "\n".join(lines)
+        f"Chance de repousser la cible au palier {tier_numeral(tier)}, à {distance} "
+        f"mile{'s' if distance > 1 else ''} (X {x}, U {u}) :\n\n" + "\n".join(lines)
     )
 
 
@@ -179,9 +188,9 @@ def duel_example(tier: int, distance: int) -> Markdown:
     return _markdown(
         f"Palier {tier_numeral(tier)}, {distance} mile{'s' if distance > 1 else ''} : "
         f"le tireur a intérêt à annoncer **{names[choice]}**. Le défenseur répond au mieux "
-        f"avec **{names[answer]}**, et le tireur repousse encore sa cible avec "
-        f"{_odds(min(row))}. Sans rune des deux côtés, ce serait "
-        f"{_odds(duel.payoff[0][0])}."
+        f"avec **{names[answer]}** ; le tireur garde alors une chance de {_odds(min(row))} "
+        f"de repousser sa cible, contre {_odds(duel.payoff[0][0])} si personne ne joue "
+        f"de rune."
     )
 
 

@@ -65,8 +65,8 @@ OUTCOME_LABELS = {
     "miss": "Tir manqué",
     "defended": "Défense réussie",
     "defence_critical": "Défense critique (le tireur recule)",
-    "push_1": "La cible recule d’1 case",
-    "push_2": "La cible recule de 2 cases",
+    "push_1": "La cible recule d’une case",
+    "push_2": "La cible recule de deux cases",
     "intercepted": "Interception",
     "interception_critical": "Interception critique (le tireur recule)",
     "score_1": "Coffre capturé : 1 point",
@@ -110,7 +110,7 @@ class ShotCalculator(w.VBox):
         self.vigie = c.checkbox("Vigie (+1 à l’attaque)", "akvo-shot-vigie")
         self.souffle = c.checkbox("Souffle portant (−2 de distance)", "akvo-shot-souffle")
         self.attack_tourbillon = c.checkbox(
-            "Tourbillon : le tireur est le Kitesurfeur", "akvo-shot-attack-tourbillon"
+            "Tourbillon (le tireur est le Kitesurfeur)", "akvo-shot-attack-tourbillon"
         )
         self.defence_rune = c.dropdown(
             "Rune du défenseur", DEFENCE_RUNE_CHOICES, (None, "success"), "akvo-shot-defence-rune"
@@ -118,7 +118,7 @@ class ShotCalculator(w.VBox):
         self.resilience = c.slider("Résilience", 0, 3, 0, "akvo-shot-resilience")
         self.egide = c.checkbox("Égide (+1 à la défense)", "akvo-shot-egide")
         self.defence_tourbillon = c.checkbox(
-            "Tourbillon : la cible est le Kitesurfeur", "akvo-shot-defence-tourbillon"
+            "Tourbillon (la cible est le Kitesurfeur)", "akvo-shot-defence-tourbillon"
         )
         self.main = c.html("akvo-shot-main")
         self.sentence = c.html("akvo-sentence")
