@@ -272,3 +272,15 @@ def test_threshold_matrix_is_read_from_the_rules() -> None:
     assert lines[5].startswith("| Palier IV (tours 7–8) |")
     x, u = thresholds(3, 4)
     assert lines[4].split("|")[5].strip() == f"X {x} · U {u}" == "X 14 · U 10"
+
+
+def test_highest_score_example_comes_from_the_engine() -> None:
+    from akvo.match.showcase import highest_score
+    from akvo_widgets import examples
+
+    text = examples.highest_score_example().data
+    best, other = highest_score(), highest_score("perrockiss")
+    assert f"**{best.total} points**" in text
+    assert f"**{other.total} points**" in text
+    assert (best.total, other.total) == (90, 88)
+    assert best.team_list in text

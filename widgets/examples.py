@@ -219,3 +219,19 @@ def threshold_matrix() -> Markdown:
             + " |"
         )
     return _markdown("\n".join(rows))
+
+
+def highest_score_example() -> Markdown:
+    """The highest score the rules allow (R26), as the engine plays it (akvo.match.showcase)."""
+    from akvo.match.showcase import highest_score
+
+    best, other = highest_score(), highest_score("perrockiss")
+    last_turn = len(best.per_turn)
+    return _markdown(
+        f"Le moteur joue cette partie idéale avec une équipe dont la rune U appartient au "
+        f"Pédalair ({best.team_list}) : **{best.total} points**, dont {best.per_turn[0]} "
+        f"au tour 1 puis {best.per_turn[1]} à chacun des tours 2 à {last_turn} ; l’adversaire "
+        f"finit à {best.opponent}. Avec l’{other.team.replace('Équipe', 'équipe')}, dont la "
+        f"rune U est ailleurs, le même plan donne **{other.total} points** "
+        f"({other.per_turn[0]} au tour 1)."
+    )
