@@ -412,6 +412,30 @@ def shot(
     return _shot(kind, tier, distance, interception_distance, attack, defence, rules)
 
 
+def chest_shot_on_board(
+    chest_distance: int, interception_distance: int | None, *, souffle: bool = False
+) -> bool:
+    """Whether the board can produce this chest shot at all (R5, R6, R10, R11, R24).
+
+    In every lane A's unit stays below B's, so the interceptor (the enemy mage of the
+    shooter's lane) always stands between the shooter and the chest: the chest is at least
+    2 cells away and the interceptor 1 to ``chest_distance − 1`` cells from the shooter.
+    Only Souffle portant shoots from 5–6 cells, and so only it can leave the interceptor out
+    of reach (5 cells away, chest at 6). :func:`shot_on_chest` still computes the other
+    combinations, for what-if questions; this tells a reader which ones happen in a match.
+    """
+    base = _check_int("chest_distance", chest_distance)
+    interceptor = _interception(interception_distance)
+    if interceptor is None and interception_distance not in (None, 0):
+        interceptor = _check_int("interception_distance", interception_distance)
+    farthest = MAX_SOUFFLE_DISTANCE if souffle else DISTANCES[-1]
+    if not 2 <= base <= farthest:
+        return False
+    if interceptor is None:  # nobody within 4: the interceptor is 5 or more cells away
+        return base - 1 > DISTANCES[-1]
+    return interceptor <= base - 1
+
+
 def clear_caches() -> None:
     """Forget every cached shot (the dice caches of :mod:`akvo.dice` are left alone)."""
     _cached_shot.cache_clear()

@@ -375,3 +375,24 @@ def test_shot_dispatches_by_kind() -> None:
     assert shot("chest", 2, 3, None).outcomes["intercepted"] == 0
     with pytest.raises(ShotError, match="unknown shot kind 'coffre'"):
         shot("coffre", 2, 3)  # type: ignore[arg-type]
+
+
+def test_which_chest_shots_the_board_allows() -> None:
+    """R10–R11: the lane's interceptor stands between shooter and chest (R5, R6, R24)."""
+    from akvo.shots import chest_shot_on_board
+
+    plain = {(d, k) for d in range(1, 5) for k in (None, 1, 2, 3, 4) if chest_shot_on_board(d, k)}
+    assert plain == {(2, 1), (3, 1), (3, 2), (4, 1), (4, 2), (4, 3)}
+    with_souffle = {
+        (d, k)
+        for d in range(1, 7)
+        for k in (None, 1, 2, 3, 4, 5)
+        if chest_shot_on_board(d, k, souffle=True)
+    }
+    assert (6, None) in with_souffle and (6, 5) in with_souffle
+    assert (5, None) not in with_souffle and (1, None) not in with_souffle
+    assert {(d, k) for d, k in with_souffle if k is not None and k <= 4} == {
+        (d, k) for d in range(2, 7) for k in range(1, min(d, 5))
+    }
+    with pytest.raises(ShotError, match="chest_distance must be an integer"):
+        chest_shot_on_board("3", 1)  # type: ignore[arg-type]

@@ -284,3 +284,19 @@ def test_highest_score_example_comes_from_the_engine() -> None:
     assert f"**{other.total} points**" in text
     assert (best.total, other.total) == (90, 88)
     assert best.team_list in text
+
+
+def test_shot_calculator_flags_chest_shots_the_board_cannot_produce() -> None:
+    calc = ShotCalculator(kind="chest", distance=3)
+    calc.interception.value = 2
+    assert calc.board_note.value == ""  # interceptor between shooter and chest
+    calc.interception.value = 3
+    assert "ce cas n’arrive pas" in calc.board_note.value
+    assert calc.odds == shot_on_chest(1, 3, 3)  # still computed, for comparison
+    calc.interception.value = NO_INTERCEPTOR
+    assert "Souffle portant depuis 6 cases" in calc.board_note.value
+    calc.souffle.value = True
+    calc.distance.value = 6
+    assert calc.board_note.value == ""
+    calc.kind.value = "mage"
+    assert calc.board_note.value == ""

@@ -18,6 +18,7 @@ from akvo.shots import (
     ShotKind,
     ShotOdds,
     Side,
+    chest_shot_on_board,
     shot_on_chest,
     shot_on_mage,
 )
@@ -123,6 +124,7 @@ class ShotCalculator(w.VBox):
         self.main = c.html("akvo-shot-main")
         self.sentence = c.html("akvo-sentence")
         self.sentence.add_class("akvo-shot-sentence")
+        self.board_note = c.html("akvo-shot-board-note")
         self.table = c.html("akvo-odds")
         self.odds: ShotOdds | None = None
         self._bars, self.figure = _outcome_figure()
@@ -156,6 +158,7 @@ class ShotCalculator(w.VBox):
                     w.HBox([attacker, defender]),
                     self.main,
                     self.sentence,
+                    self.board_note,
                     w.HBox([self.table, self.figure]),
                 ],
                 "akvo-shot",
@@ -221,6 +224,7 @@ class ShotCalculator(w.VBox):
         self.distance.description = "Distance du coffre" if is_chest else "Distance du tir"
         tier = tier_for_turn(self.turn.value)
         self.tier_label.value = f"palier {tier_numeral(tier)}"
+        self.board_note.value = board_note(self) if is_chest else ""
         try:
             self.odds = self.compute()
         except ShotError:
@@ -248,6 +252,28 @@ def interception_distance(control: Any) -> int | None:
     """The interception distance an interceptor drop-down means (``None``: nobody)."""
     value = control.value
     return None if value == NO_INTERCEPTOR else int(value)
+
+
+def board_note(calculator: ShotCalculator) -> str:
+    """A warning when the board cannot produce the chosen chest shot (R10, R11, R24)."""
+    interceptor = interception_distance(calculator.interception)
+    souffle = calculator.souffle.value
+    if chest_shot_on_board(calculator.distance.value, interceptor, souffle=souffle):
+        return ""
+    if interceptor is None:
+        why = (
+            "le défenseur du couloir est toujours à portée d’interception, sauf pour un tir "
+            "avec le Souffle portant depuis 6 cases (R10, R11, R24)"
+        )
+    else:
+        why = (
+            "le défenseur du couloir se tient toujours entre le tireur et le coffre, donc plus "
+            "près du tireur que le coffre, lui-même à 2 cases au moins (R10, R11)"
+        )
+    return french(
+        f'<p class="akvo-note">Sur le plateau, ce cas n’arrive pas : {why}. '
+        "Les chances restent calculées, pour comparer.</p>"
+    )
 
 
 def headline(odds: ShotOdds) -> str:
