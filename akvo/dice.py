@@ -19,7 +19,7 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
-from akvo.errors import DiceError
+from akvo.errors import DiceError, require_int
 from akvo.rules import CRITICAL_MARGIN
 
 RerollPolicy = Literal["success", "critical"]
@@ -55,8 +55,7 @@ def _sum_counts(dice: int) -> IntArray:
 
 
 def _check_dice_count(dice: object, *, allow_zero: bool = False) -> int:
-    if isinstance(dice, bool) or not isinstance(dice, int):
-        raise DiceError(f"dice must be an integer, got {dice!r}")
+    dice = require_int("dice", dice, DiceError)
     low = 0 if allow_zero else 1
     if not low <= dice <= MAX_DICE:
         raise DiceError(f"dice count {dice} is outside {low}–{MAX_DICE}")
@@ -288,9 +287,7 @@ def clear_caches(*, keep_tables: bool = False) -> None:
 
 
 def _check_int(name: str, value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise DiceError(f"{name} must be an integer, got {value!r}")
-    return value
+    return require_int(name, value, DiceError)
 
 
 def roll(

@@ -23,3 +23,10 @@ class ShotError(AkvoError):
 
 class IllegalAction(AkvoError):
     """A game action that is not legal in the current state; the state is unchanged."""
+
+
+def require_int(name: str, value: object, error: type[AkvoError]) -> int:
+    """``value`` if it is a true integer (``bool`` is not), else ``error`` naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise error(f"{name} must be an integer, got {value!r}")
+    return value

@@ -12,7 +12,7 @@ from types import MappingProxyType
 from typing import NamedTuple
 
 from akvo.config import DEFAULT_RULES, RulesConfig
-from akvo.errors import RulesError
+from akvo.errors import RulesError, require_int
 
 TIERS = (1, 2, 3, 4)
 DISTANCES = (1, 2, 3, 4)
@@ -42,13 +42,12 @@ _MATRIX: dict[int, tuple[Thresholds, ...]] = {
 
 
 def _check_int(name: str, value: object, allowed: tuple[int, ...]) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RulesError(f"{name} must be an integer, got {value!r}")
-    if value not in allowed:
+    number = require_int(name, value, RulesError)
+    if number not in allowed:
         raise RulesError(
-            f"{name} {value} is outside the rulebook's range {allowed[0]}–{allowed[-1]}"
+            f"{name} {number} is outside the rulebook's range {allowed[0]}–{allowed[-1]}"
         )
-    return value
+    return number
 
 
 def thresholds(tier: int, distance: int) -> Thresholds:

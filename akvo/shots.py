@@ -41,7 +41,7 @@ from typing import Literal, get_args
 
 from akvo.config import DEFAULT_RULES, RulesConfig
 from akvo.dice import DEFAULT_DICE, ProdigeRule, RollOdds, roll
-from akvo.errors import ShotError
+from akvo.errors import ShotError, require_int
 from akvo.rules import DISTANCES, MAX_RESILIENCE, TIERS, thresholds
 
 RuneChoice = Literal["attaque", "defense", "confusion", "relance"] | None
@@ -89,8 +89,7 @@ class Side:
     def __post_init__(self) -> None:
         if self.rune not in RUNE_CHOICES:
             raise ShotError(f"unknown rune {self.rune!r}; choose one of {RUNE_CHOICES}")
-        if isinstance(self.resilience, bool) or not isinstance(self.resilience, int):
-            raise ShotError(f"resilience must be an integer, got {self.resilience!r}")
+        require_int("resilience", self.resilience, ShotError)
         if not 0 <= self.resilience <= MAX_RESILIENCE:
             raise ShotError(f"resilience {self.resilience} is outside 0–{MAX_RESILIENCE} (R11)")
         for name in ("vigie", "egide", "tourbillon", "souffle"):
@@ -142,9 +141,7 @@ class ShotOdds:
 
 
 def _check_int(name: str, value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ShotError(f"{name} must be an integer, got {value!r}")
-    return value
+    return require_int(name, value, ShotError)
 
 
 def _check_tier(tier: object) -> int:

@@ -12,7 +12,7 @@ from fractions import Fraction
 from IPython.display import Markdown
 
 from akvo.dice import RerollPolicy, roll
-from akvo.rules import DISTANCES, TIERS, TURNS, thresholds, tier_for_turn
+from akvo.rules import DISTANCES, TIERS, thresholds, tier_for_turn
 from akvo.shots import Side, shot_on_chest, shot_on_mage
 
 from .formatting import (
@@ -23,6 +23,7 @@ from .formatting import (
     signed,
     tier_numeral,
     times_in_ten,
+    turns_of_tier,
 )
 
 
@@ -211,12 +212,9 @@ def threshold_matrix() -> Markdown:
     header = "| Vent | " + " | ".join(f"{d} mile{'s' if d > 1 else ''}" for d in DISTANCES)
     rows = [header + " |", "|---" * (len(DISTANCES) + 1) + "|"]
     for tier in TIERS:
-        turns = [t for t in TURNS if tier_for_turn(t) == tier]
         cells = (f"X {x} · U {u}" for x, u in (thresholds(tier, d) for d in DISTANCES))
         rows.append(
-            f"| Palier {tier_numeral(tier)} (tours {turns[0]}–{turns[-1]}) | "
-            + " | ".join(cells)
-            + " |"
+            f"| Palier {tier_numeral(tier)} ({turns_of_tier(tier)}) | " + " | ".join(cells) + " |"
         )
     return _markdown("\n".join(rows))
 

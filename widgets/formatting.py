@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from akvo.rules import TIER_NUMERALS, TURNS, tier_for_turn
+
 NBSP = "\u00a0"  # espace insécable, before % : ; ! ?
 NNBSP = "\u202f"  # espace fine insécable, between groups of thousands
 
@@ -56,7 +58,12 @@ def signed(value: int) -> str:
 
 def tier_numeral(tier: int) -> str:
     """Wind tier as printed on the lighthouse: 1 → ``I``."""
-    return {1: "I", 2: "II", 3: "III", 4: "IV"}[tier]
+    return TIER_NUMERALS[tier]
+
+
+def turns_of_tier(tier: int) -> str:
+    """The regular turns played at a tier (R7): 1 → ``tours 1–2``."""
+    return "tours " + "–".join(str(t) for t in TURNS if tier_for_turn(t) == tier)
 
 
 def french(text: str) -> str:

@@ -9,12 +9,12 @@ import ipywidgets as w
 import numpy as np
 
 from akvo.errors import ShotError
-from akvo.rules import DISTANCES, TIERS, TURNS, tier_for_turn
+from akvo.rules import DISTANCES, TIERS
 from akvo.shots import ShotKind, Side
 from akvo.tables import OddsGrid, odds_grid
 
 from . import controls as c
-from .formatting import decimal, fraction, french, percent, tier_numeral
+from .formatting import decimal, fraction, french, percent, tier_numeral, turns_of_tier
 from .plots import heatmap_figure
 from .shot import (
     ATTACK_RUNE_CHOICES,
@@ -26,9 +26,6 @@ from .shot import (
 
 #: Colour range of each metric: P(push) is a probability, expected points reach 2.
 COLOUR_RANGE = {"mage": (0.0, 1.0), "chest": (0.0, 2.0)}
-TURNS_OF_TIER = {
-    tier: "tours " + "–".join(str(t) for t in TURNS if tier_for_turn(t) == tier) for tier in TIERS
-}
 
 
 class WindMatrix(w.VBox):
@@ -137,7 +134,7 @@ def matrix_table(grid: OddsGrid) -> str:
     rows = []
     for tier in TIERS:
         cells = [
-            c.cell(f"<b>Palier {tier_numeral(tier)}</b><br><small>{TURNS_OF_TIER[tier]}</small>")
+            c.cell(f"<b>Palier {tier_numeral(tier)}</b><br><small>{turns_of_tier(tier)}</small>")
         ]
         for distance in DISTANCES:
             x, defence = grid.thresholds(tier, distance)

@@ -7,6 +7,8 @@ the Surfeur (lane 5) and the Plongeur (lane 6); characters 0–5 are lanes 1–6
 
 from __future__ import annotations
 
+from akvo.rules import CHARACTERS, DISTANCES
+
 SIDE_A = 0
 SIDE_B = 1
 SIDE_NAMES = ("A", "B")
@@ -27,7 +29,7 @@ UNIT_NAMES = ("pedalair", "kitesurfeur", "navire", "surfeur", "plongeur")
 UNIT_OF_NAME = {name: unit for unit, name in enumerate(UNIT_NAMES)}
 CHAR_NAMES = ("pedalair", "kitesurfeur", "barreur", "lanceur", "surfeur", "plongeur")
 CHAR_OF_NAME = {name: char for char, name in enumerate(CHAR_NAMES)}
-CHAR_LABELS = ("Pédalair", "Kitesurfeur", "Barreur", "Lanceur", "Surfeur", "Plongeur")
+CHAR_LABELS = tuple(c.label for c in CHARACTERS)
 UNIT_OF_CHAR = (0, 1, 2, 2, 3, 4)
 CHARS_OF_UNIT = ((0,), (1,), (2, 3), (4,), (5,))
 LANE_OF_CHAR = (1, 2, 3, 4, 5, 6)
@@ -38,7 +40,7 @@ OWN_FIRST_ROW = (1, 8)  # a push stops here (R11)
 ENEMY_LAST_ROW = (8, 1)  # an advance stops here (R10)
 FIRST_ROW = 1
 LAST_ROW = 8
-MAX_RANGE = 4
+MAX_RANGE = DISTANCES[-1]
 
 
 def mage_distance(row: int, lane: int, other_row: int, other_lane: int) -> int:
