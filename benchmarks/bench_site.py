@@ -27,6 +27,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page, sync_playwright
 
+from akvo_widgets import chapters
 from akvo_widgets.site import background_server
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -35,14 +36,7 @@ sys.path.insert(0, str(ROOT))  # the browser tests' Chromium settings
 from tests.browser.chromium import CHROMIUM_FLAGS, chromium_path  # noqa: E402
 
 CHROMIUM = chromium_path()
-PAGES = (
-    "index.ipynb",
-    "01-des.ipynb",
-    "02-matrice-du-vent.ipynb",
-    "03-tir-sur-un-mage.ipynb",
-    "04-tir-sur-un-coffre.ipynb",
-    "05-runes-et-ultimes.ipynb",
-)
+PAGES = (chapters.HOME, *(c.file for c in chapters.CHAPTERS))
 WAIT_MS = 60_000
 CHANGES = 50
 FIRST_RENDER_TARGET = 3.0
@@ -61,11 +55,11 @@ class Probe:
 
 
 PROBES = (
-    Probe("01-des.ipynb", ".akvo-roll-dice", ".akvo-roll-success", 1, 8),
-    Probe("02-matrice-du-vent.ipynb", ".akvo-matrix-resilience", ".akvo-matrix-t1-d1", 0, 3),
-    Probe("03-tir-sur-un-mage.ipynb", ".akvo-shot-distance", ".akvo-shot-value", 1, 4),
-    Probe("04-tir-sur-un-coffre.ipynb", ".akvo-shot-distance", ".akvo-shot-value", 1, 4),
-    Probe("05-runes-et-ultimes.ipynb", ".akvo-duel-distance", ".akvo-duel-sequential", 1, 4),
+    Probe("des.ipynb", ".akvo-roll-dice", ".akvo-roll-success", 1, 8),
+    Probe("matrice-du-vent.ipynb", ".akvo-matrix-resilience", ".akvo-matrix-t1-d1", 0, 3),
+    Probe("tir-sur-un-mage.ipynb", ".akvo-shot-distance", ".akvo-shot-value", 1, 4),
+    Probe("tir-sur-un-coffre.ipynb", ".akvo-shot-distance", ".akvo-shot-value", 1, 4),
+    Probe("runes-et-ultimes.ipynb", ".akvo-duel-distance", ".akvo-duel-sequential", 1, 4),
 )
 
 

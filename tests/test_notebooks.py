@@ -5,6 +5,7 @@ French typography, thin (prose + one-line widget calls). Executing them is nbval
 from __future__ import annotations
 
 import copy
+import itertools
 import re
 from pathlib import Path
 
@@ -12,9 +13,11 @@ import nbformat
 import pytest
 from nbstripout import strip_output
 
+from akvo_widgets import chapters as manifest
+
 BOOK = Path(__file__).resolve().parents[1] / "book"
 NOTEBOOKS = sorted(BOOK.glob("*.ipynb"))
-CHAPTERS = [p for p in NOTEBOOKS if p.name != "index.ipynb"]
+CHAPTERS = [BOOK / c.file for c in manifest.CHAPTERS]
 MAX_CODE_LINES = 3
 LINK = re.compile(r"\]\(([^)#\s]+\.ipynb)\)")
 
@@ -27,9 +30,16 @@ def _markdown(path: Path) -> str:
     return "\n".join(c.source for c in _read(path).cells if c.cell_type == "markdown")
 
 
-def test_the_book_has_a_home_and_five_chapters() -> None:
-    assert (BOOK / "index.ipynb") in NOTEBOOKS
-    assert len(CHAPTERS) == 5
+def test_every_notebook_is_the_home_or_a_chapter_of_the_manifest() -> None:
+    assert sorted([*CHAPTERS, BOOK / manifest.HOME]) == NOTEBOOKS
+    assert len(set(CHAPTERS)) == len(CHAPTERS)
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name)
+def test_chapter_title_is_the_manifest_title(path: Path) -> None:
+    first = _read(path).cells[0]
+    assert first.source.startswith(f"# {manifest.chapter(path.name).title}\n")
+    assert "[Sommaire](index.ipynb)" in first.source
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
@@ -49,27 +59,42 @@ def test_code_cells_stay_thin(path: Path) -> None:
             assert "akvo_widgets" in cell.source or cell.source.startswith("ex.")
 
 
+def test_manifest_navigation_links_follow_the_order() -> None:
+    files = [c.file for c in manifest.CHAPTERS]
+    for before, after in itertools.pairwise(files):
+        assert manifest.next_of(before) == manifest.chapter(after)
+        assert manifest.previous_of(after) == manifest.chapter(before)
+    assert manifest.previous_of(files[0]) is None
+    assert manifest.next_of(files[-1]) is None
+    with pytest.raises(ValueError, match="not a chapter"):
+        manifest.chapter("nope.ipynb")
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_links_between_notebooks_resolve(path: Path) -> None:
     targets = LINK.findall(_markdown(path))
-    assert targets, f"{path.name} links to no other page"
+    assert targets or path.name == manifest.HOME, f"{path.name} links to no other page"
     for target in targets:
         assert (BOOK / target).is_file(), f"{path.name} links to missing {target}"
 
 
-def test_home_lists_every_chapter() -> None:
-    linked = set(LINK.findall(_markdown(BOOK / "index.ipynb")))
-    assert {p.name for p in CHAPTERS} <= linked
+def test_home_shows_the_manifest_table_of_contents() -> None:
+    sources = [c.source for c in _read(BOOK / manifest.HOME).cells if c.cell_type == "code"]
+    assert "from akvo_widgets.chapters import toc\ntoc()" in sources
+    html = manifest.toc_html()
+    for path in CHAPTERS:
+        assert f'href="{path.name}"' in html
 
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name)
-def test_chapter_ends_with_a_summary_and_the_next_link(path: Path) -> None:
-    last = _read(path).cells[-1]
-    assert last.cell_type == "markdown"
-    assert "**À retenir**" in last.source
-    index = CHAPTERS.index(path)
-    following = CHAPTERS[index + 1].name if index + 1 < len(CHAPTERS) else "index.ipynb"
-    assert following in LINK.findall(last.source)
+def test_chapter_ends_with_a_summary_and_the_manifest_navigation(path: Path) -> None:
+    *_, summary, navigation = _read(path).cells
+    assert summary.cell_type == "markdown"
+    assert "**À retenir**" in summary.source
+    assert navigation.source == f'from akvo_widgets.chapters import nav\nnav("{path.name}")'
+    following = manifest.next_of(path.name)
+    html = manifest.nav_html(path.name)
+    assert f'href="{following.file if following else manifest.HOME}"' in html
 
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name)

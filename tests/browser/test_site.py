@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -18,27 +17,15 @@ from akvo.dice import roll
 from akvo.duel import rune_duel
 from akvo.shots import Side, shot_on_chest, shot_on_mage
 from akvo.tables import odds_grid
+from akvo_widgets import chapters as manifest
+from akvo_widgets.chapters import Chapter
 from akvo_widgets.formatting import decimal, percent
 
 WAIT = 60_000  # ms: a cold kernel on a busy 2-core machine
 RENDER = "/voila/render/"
 
-
-@dataclass(frozen=True)
-class Chapter:
-    file: str
-    title: str
-    next_file: str
-
-
-CHAPTERS = (
-    Chapter("01-des.ipynb", "1. Les dés", "02-matrice-du-vent.ipynb"),
-    Chapter("02-matrice-du-vent.ipynb", "2. La matrice du vent", "03-tir-sur-un-mage.ipynb"),
-    Chapter("03-tir-sur-un-mage.ipynb", "3. Tirer sur un mage", "04-tir-sur-un-coffre.ipynb"),
-    Chapter("04-tir-sur-un-coffre.ipynb", "4. Tirer sur un coffre", "05-runes-et-ultimes.ipynb"),
-    Chapter("05-runes-et-ultimes.ipynb", "5. Runes et Ultimes", "index.ipynb"),
-)
-TITLES = {c.file: c.title for c in CHAPTERS} | {"index.ipynb": "Akvolition, le livre"}
+CHAPTERS = manifest.CHAPTERS
+TITLES = {c.file: c.title for c in CHAPTERS} | {manifest.HOME: manifest.HOME_TITLE}
 
 
 def _same_text(text: str) -> re.Pattern[str]:
@@ -89,7 +76,7 @@ def test_root_opens_the_home_page(page: Page, base_url: str, screenshots: Path) 
     page.goto(base_url + "/")
     expect(page).to_have_url(base_url + RENDER + "index.ipynb", timeout=WAIT)
     expect_loaded(page, "index.ipynb")
-    expect(page.locator("#rendered_cells a[href$='.ipynb']")).to_have_count(6)
+    expect(page.locator(".akvo-toc a[href$='.ipynb']")).to_have_count(len(CHAPTERS))
     screenshot(page, screenshots, "index.ipynb")
 
 
@@ -98,12 +85,14 @@ def test_home_links_to_chapter_and_chapter_to_next(
     page: Page, base_url: str, chapter: Chapter
 ) -> None:
     open_page(page, base_url, "index.ipynb")
-    page.locator(f"#rendered_cells li a[href='{chapter.file}']").first.click()
+    page.locator(f".akvo-toc a[href='{chapter.file}']").click()
     expect(page).to_have_url(base_url + RENDER + chapter.file, timeout=WAIT)
     expect_loaded(page, chapter.file)
-    page.locator(f"#rendered_cells p:last-child a[href='{chapter.next_file}']").last.click()
-    expect(page).to_have_url(base_url + RENDER + chapter.next_file, timeout=WAIT)
-    expect_loaded(page, chapter.next_file)
+    following = manifest.next_of(chapter.file)
+    next_file = following.file if following else manifest.HOME
+    page.locator(f".akvo-nav a.akvo-nav-next[href='{next_file}']").click()
+    expect(page).to_have_url(base_url + RENDER + next_file, timeout=WAIT)
+    expect_loaded(page, next_file)
 
 
 # --- One interaction per chapter: keyboard on a slider or a drop-down choice ------------
@@ -148,13 +137,18 @@ def _duel(page: Page) -> str:
 
 
 #: Per chapter: the number shown, and the move that must change it to the returned text.
+#: Every chapter of the manifest needs one (test_every_chapter_has_an_interaction).
 INTERACTIONS: dict[str, tuple[str, Callable[[Page], str]]] = {
-    "01-des.ipynb": (".akvo-roll-success", _dice),
-    "02-matrice-du-vent.ipynb": (".akvo-matrix-t1-d1", _matrix),
-    "03-tir-sur-un-mage.ipynb": (".akvo-shot-value", _mage),
-    "04-tir-sur-un-coffre.ipynb": (".akvo-shot-value", _chest),
-    "05-runes-et-ultimes.ipynb": (".akvo-duel-sequential", _duel),
+    "des.ipynb": (".akvo-roll-success", _dice),
+    "matrice-du-vent.ipynb": (".akvo-matrix-t1-d1", _matrix),
+    "tir-sur-un-mage.ipynb": (".akvo-shot-value", _mage),
+    "tir-sur-un-coffre.ipynb": (".akvo-shot-value", _chest),
+    "runes-et-ultimes.ipynb": (".akvo-duel-sequential", _duel),
 }
+
+
+def test_every_chapter_has_an_interaction() -> None:
+    assert set(INTERACTIONS) == {c.file for c in CHAPTERS}
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c.file)
