@@ -43,7 +43,9 @@ from akvo.config import DEFAULT_RULES, RulesConfig
 from akvo.dice import ProdigeRule, RollOdds, roll
 from akvo.errors import ShotError, require_int
 from akvo.resolution import (
-    MAX_SOUFFLE_DISTANCE,
+    MAX_SOUFFLE_DISTANCE as MAX_SOUFFLE_DISTANCE,
+)
+from akvo.resolution import (
     attack_dice,
     attack_modifier,
     defence_dice,

@@ -237,10 +237,13 @@ def advance_rune_holders(s: StateCore, unit: int) -> tuple[int, ...]:
 def legal_advance(s: StateCore) -> tuple[str, ...]:
     if room_ahead(s, s.side, s.unit) <= s.tasks[0][1]:
         return ("advance",)  # R20: a Mouvement rune that cannot act cannot be played
-    letters = s.rosters[s.side].playable(
-        s.spent[s.side], advance_rune_holders(s, s.unit), _MOVEMENT_MASK
+    return s.rosters[s.side].choices(
+        s.spent[s.side],
+        advance_rune_holders(s, s.unit),
+        _MOVEMENT_MASK,
+        "advance",
+        ADVANCE_RUNE_ACTIONS,
     )
-    return ("advance", *(ADVANCE_RUNE_ACTIONS[letter] for letter in letters))
 
 
 def decide_advance(s: StateCore, action: str) -> None:

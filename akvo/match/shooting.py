@@ -73,7 +73,9 @@ from akvo.resolution import (
     is_prodige,
     souffle_helps,
 )
-from akvo.rules import tier_for_turn
+from akvo.rules import TIE_BREAK_TURNS, tier_for_turn
+
+TIER_OF_TURN = (0, *(tier_for_turn(t) for t in range(1, TIE_BREAK_TURNS[-1] + 1)))
 
 _SHOOT = (*tuple(f"shoot {name}" for name in CHAR_NAMES), "shoot chest")
 _SHOOT_SOUFFLE = tuple(f"{action} souffle" for action in _SHOOT)
@@ -128,8 +130,9 @@ def legal_pre_shot(s: StateCore) -> tuple[str, ...]:
     side = shot.side
     if not room_ahead(s, side, UNIT_OF_CHAR[shot.shooter]):
         return (NO_MOVE,)  # R20: a blocked unit cannot use a Mouvement rune
-    letters = s.rosters[side].playable(s.spent[side], (shot.shooter, BONUS), _MOUVEMENT_MASK)
-    return (NO_MOVE, *(MOVE_ACTIONS[x] for x in letters))
+    return s.rosters[side].choices(
+        s.spent[side], (shot.shooter, BONUS), _MOUVEMENT_MASK, NO_MOVE, MOVE_ACTIONS
+    )
 
 
 def decide_pre_shot(s: StateCore, action: str) -> None:
@@ -222,16 +225,18 @@ def legal_attack_rune(s: StateCore) -> tuple[str, ...]:
         return (NO_RUNE,)
     mask = _ATTACK_MASK | _CONFUSION_MASK if can_intercept(shot) else _ATTACK_MASK
     side = shot.side
-    letters = s.rosters[side].playable(s.spent[side], (shot.shooter, BONUS), mask)
-    return (NO_RUNE, *(RUNE_ACTIONS[x] for x in letters))
+    return s.rosters[side].choices(
+        s.spent[side], (shot.shooter, BONUS), mask, NO_RUNE, RUNE_ACTIONS
+    )
 
 
 def legal_defence_rune(s: StateCore) -> tuple[str, ...]:
     shot = current_shot(s)
     mask = _CONFUSION_MASK | _DEFENCE_MASK if can_intercept(shot) else _CONFUSION_MASK
     other = 1 - shot.side
-    letters = s.rosters[other].playable(s.spent[other], (shot.defender, BONUS), mask)
-    return (NO_RUNE, *(RUNE_ACTIONS[x] for x in letters))
+    return s.rosters[other].choices(
+        s.spent[other], (shot.defender, BONUS), mask, NO_RUNE, RUNE_ACTIONS
+    )
 
 
 def _play_rune(s: StateCore, shot: Shot, action: str, attacking: bool) -> None:
@@ -278,7 +283,7 @@ def roll_target(s: StateCore) -> tuple[int, int]:
     """(modifier, threshold) of the roll being made: what the dice must reach."""
     shot = current_shot(s)
     side = shot.side
-    tier = tier_for_turn(s.turn)
+    tier = TIER_OF_TURN[s.turn]
     if shot.stage == 0:
         modifier = attack_modifier(shot.att_cat == ATTAQUE, vigie_on(s, side))
         return modifier, THRESHOLDS[tier][shot.distance][0]
