@@ -11,13 +11,15 @@ argparse or the engine (:class:`~akvo.errors.AkvoError`) finds the problem.
 from __future__ import annotations
 
 import argparse
+import io
+import os
 import sys
 import unicodedata
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import NoReturn, TextIO
 
-from akvo.config import RulesConfig
+from akvo.config import DEFAULT_RULES, RulesConfig
 from akvo.errors import AkvoError
 from akvo.rules import TIER_NUMERALS, tier_for_turn
 from akvo.shots import (
@@ -29,6 +31,7 @@ from akvo.shots import (
 )
 
 USAGE_ERROR = 2
+OUTPUT_ERROR = 1
 
 
 class _UsageError(Exception):
@@ -38,6 +41,18 @@ class _UsageError(Exception):
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise _UsageError(message)
+
+
+def _rules_type(text: str) -> RulesConfig:
+    try:
+        return RulesConfig.from_text(text)
+    except AkvoError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _rules(args: argparse.Namespace) -> RulesConfig:
+    rules: RulesConfig = args.rules
+    return rules.with_(prodige=args.prodige) if args.prodige else rules
 
 
 def _fold(text: str) -> str:
@@ -125,8 +140,15 @@ def _add_situation(parser: argparse.ArgumentParser, *, chest: bool) -> None:
     parser.add_argument(
         "--prodige",
         choices=("four", "all"),
-        default="four",
+        default=None,
         help="prodige variant (R13): four equal dice, or all dice equal",
+    )
+    parser.add_argument(
+        "--rules",
+        type=_rules_type,
+        default=DEFAULT_RULES,
+        metavar="VARIANTS",
+        help="rules variants, e.g. weather=coin,prodige=all (see akvo.config.RulesConfig)",
     )
 
 
@@ -244,7 +266,7 @@ def _print_duel(args: argparse.Namespace, out: TextIO) -> None:
         interception_distance=getattr(args, "interception_distance", None),
         attack=attack,
         defence=defence,
-        rules=RulesConfig(prodige=args.prodige),
+        rules=_rules(args),
     )
     metric = "P(push)" if duel.kind == "mage" else "expected points"
     names = [str(o or "none") for o in duel.defender_options]
@@ -278,7 +300,7 @@ def _run(args: argparse.Namespace, out: TextIO) -> None:
         _print_duel(args, out)
         return
     attack, defence = _sides(args)
-    rules = RulesConfig(prodige=args.prodige)
+    rules = _rules(args)
     if args.kind == "mage":
         odds = shot_on_mage(_tier(args), args.distance, attack, defence, rules=rules)
     else:
@@ -288,15 +310,56 @@ def _run(args: argparse.Namespace, out: TextIO) -> None:
     _print_odds(odds, out)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (0 ok, 2 bad options)."""
-    parser = _build_parser()
+def _say(text: str) -> None:
+    """One line on stderr, whatever its encoding can print."""
+    stream = sys.stderr
+    encoding = getattr(stream, "encoding", None) or "ascii"
+    safe = text.encode(encoding, "replace").decode(encoding, "replace")
     try:
-        args = parser.parse_args(argv)
-        _run(args, sys.stdout)
+        stream.write(safe + "\n")
+        stream.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def _silence_stdout() -> None:
+    """After a closed pipe, point stdout at /dev/null so the exit flush stays quiet."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        pass
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (0 ok, 1 output failed, 2 bad options).
+
+    The output is built first and written once: a closed pipe (``| head``) ends quietly,
+    an unwritable output or an encoding that cannot print it gives one line on stderr.
+    """
+    parser = _build_parser()
+    buffer = io.StringIO()
+    try:
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as exc:  # --help exits 0 through argparse (already printed)
+            return exc.code if isinstance(exc.code, int) else 0
+        _run(args, buffer)
+        sys.stdout.write(buffer.getvalue())
+        sys.stdout.flush()
     except (_UsageError, AkvoError) as exc:
-        print(f"akvo: error: {exc}", file=sys.stderr)
+        _say(f"akvo: error: {exc}")
         return USAGE_ERROR
-    except SystemExit as exc:  # --help exits 0 through argparse
-        return exc.code if isinstance(exc.code, int) else 0
+    except BrokenPipeError:
+        _silence_stdout()
+        return OUTPUT_ERROR
+    except UnicodeEncodeError as exc:
+        _say(
+            f"akvo: error: the output's encoding ({exc.encoding}) cannot print this text; "
+            "set PYTHONIOENCODING=utf-8"
+        )
+        return OUTPUT_ERROR
+    except OSError as exc:
+        _say(f"akvo: error: cannot write the output: {exc.strerror or exc}")
+        return OUTPUT_ERROR
     return 0

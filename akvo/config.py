@@ -9,19 +9,25 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any, Literal
 
-from akvo.errors import RulesError
+from akvo.errors import RulesError, excerpt
 
 WeatherRule = Literal["bag", "coin"]
 ProdigeRule = Literal["four", "all"]
 GrimoireReading = Literal["standard", "swapped"]
 RuneURule = Literal["restores_ultime", "names_only"]
+MouvementRule = Literal["is_the_rune", "separate"]
+ShipAdvanceRule = Literal["one", "per_order"]
 
-_CHOICES: dict[str, tuple[str, ...]] = {
+#: Every variant and its options, the default first.
+CHOICES: dict[str, tuple[str, ...]] = {
     "weather": ("bag", "coin"),
     "prodige": ("four", "all"),
     "grimoire": ("standard", "swapped"),
     "rune_u": ("restores_ultime", "names_only"),
+    "mouvement_rune": ("is_the_rune", "separate"),
+    "ship_advance_runes": ("one", "per_order"),
 }
+_CHOICES = CHOICES
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,34 +40,70 @@ class RulesConfig:
       reads them the other way round.
     - ``rune_u`` (R22): spending rune U ``"restores_ultime"`` of its holder, or is
       ``"names_only"`` (no effect).
+    - ``mouvement_rune`` (R18 read with R20): a Mouvement rune played just before a shot
+      ``"is_the_rune"`` of its side for that resolution (default), or is ``"separate"``: the
+      rulebook's « une seule rune par camp pendant une même résolution » can be read as
+      starting with the target, so the shooter may still play an attack rune.
+    - ``ship_advance_runes`` (R20 with the ship's double token): an Avancer/Avancer order
+      takes ``"one"`` Mouvement rune for its 2-cell move (default), or one ``"per_order"``
+      (two 1-cell steps, each may take a rune).
     """
 
     weather: WeatherRule = "bag"
     prodige: ProdigeRule = "four"
     grimoire: GrimoireReading = "standard"
     rune_u: RuneURule = "restores_ultime"
+    mouvement_rune: MouvementRule = "is_the_rune"
+    ship_advance_runes: ShipAdvanceRule = "one"
 
     def __post_init__(self) -> None:
         for name, allowed in _CHOICES.items():
             value = getattr(self, name)
             if value not in allowed:
                 raise RulesError(
-                    f"rules variant {name}={value!r} is unknown; choose one of {allowed}"
+                    f"rules variant {name}={excerpt(value)} is unknown; choose one of {allowed}"
                 )
 
     def with_(self, **changes: Any) -> RulesConfig:
         """A copy with some variants changed (validated like the constructor)."""
+        unknown = [k for k in changes if k not in CHOICES]
+        if unknown:
+            raise RulesError(f"unknown rules variant {excerpt(unknown[0])}")
         return replace(self, **changes)
 
     def to_dict(self) -> dict[str, str]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
     @classmethod
-    def from_dict(cls, data: dict[str, str]) -> RulesConfig:
-        unknown = set(data) - set(_CHOICES)
-        if unknown:
-            raise RulesError(f"unknown rules variant(s): {', '.join(sorted(unknown))}")
-        return cls(**data)  # type: ignore[arg-type]
+    def from_dict(cls, data: object) -> RulesConfig:
+        """From ``{"weather": "coin", …}``; missing variants keep their default."""
+        if not isinstance(data, dict):
+            raise RulesError(f"rules must be a dict of variants, got {type(data).__name__}")
+        for key, value in data.items():
+            if key not in CHOICES:
+                known = ", ".join(CHOICES)
+                raise RulesError(f"unknown rules variant {excerpt(key)}; known: {known}")
+            if not isinstance(value, str):
+                raise RulesError(f"rules variant {key} must be a string, got {excerpt(value)}")
+        return cls(**data)
+
+    @classmethod
+    def from_text(cls, text: object) -> RulesConfig:
+        """From ``"weather=coin,prodige=all"`` (the command line's ``--rules``)."""
+        if not isinstance(text, str):
+            raise RulesError(f"rules text must be a string, got {type(text).__name__}")
+        data: dict[str, str] = {}
+        for item in filter(None, (part.strip() for part in text.split(","))):
+            key, sep, value = item.partition("=")
+            if not sep:
+                raise RulesError(f"rules item {excerpt(item)} is not variant=value")
+            if key.strip() in data:
+                raise RulesError(f"rules variant {excerpt(key.strip())} is given twice")
+            data[key.strip()] = value.strip()
+        return cls.from_dict(data)
+
+    def to_text(self) -> str:
+        return ",".join(f"{k}={v}" for k, v in self.to_dict().items())
 
 
 DEFAULT_RULES = RulesConfig()

@@ -20,13 +20,13 @@ import numpy as np
 import numpy.typing as npt
 
 from akvo.errors import DiceError, require_int
+from akvo.resolution import DEFAULT_DICE, prodige_possible
 from akvo.rules import CRITICAL_MARGIN
 
 RerollPolicy = Literal["success", "critical"]
 ProdigeRule = Literal["four", "all"]
 REROLL_POLICIES: tuple[RerollPolicy | None, ...] = (None, "success", "critical")
 PRODIGE_RULES: tuple[ProdigeRule, ...] = ("four", "all")
-DEFAULT_DICE = 4
 MAX_DICE = 8
 FACES = 6
 Outcome = tuple[bool, bool, bool]
@@ -130,7 +130,7 @@ def _enumeration(dice: int, prodige_rule: ProdigeRule) -> _Enumeration:
         ],
         dtype=np.int64,
     )
-    can_be_prodige = dice == 4 if prodige_rule == "four" else dice >= 2
+    can_be_prodige = prodige_possible(dice, prodige_rule)
     kept_sum = faces.sum(axis=1)
     kept_prodige = (faces.min(axis=1) == faces.max(axis=1)) & can_be_prodige
     new_face = np.arange(1, FACES + 1, dtype=np.int64)

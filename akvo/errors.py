@@ -28,5 +28,25 @@ class IllegalAction(AkvoError):
 def require_int(name: str, value: object, error: type[AkvoError]) -> int:
     """``value`` if it is a true integer (``bool`` is not), else ``error`` naming ``name``."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise error(f"{name} must be an integer, got {value!r}")
+        raise error(f"{name} must be an integer, got {excerpt(value)}")
     return value
+
+
+class RecordError(AkvoError):
+    """A saved state or match record that does not follow the format (names the field)."""
+
+
+EXCERPT_LENGTH = 40
+
+
+def excerpt(value: object, limit: int = EXCERPT_LENGTH) -> str:
+    """A short, safe rendering of bad input for error messages (never the whole input)."""
+    try:
+        text = repr(value)
+    except Exception:  # a hostile __repr__ must not hide the real error
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class MatchError(AkvoError):
+    """A bad argument to the match engine: a side, unit, character, letter, team or rules."""

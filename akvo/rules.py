@@ -129,9 +129,13 @@ class Character(enum.Enum):
         raise RulesError(f"unknown character {name!r}; expected one of {_names(cls)}")
 
 
-def _fold(text: str) -> str:
-    table = str.maketrans("éèêàâôûîç", "eeeaaouic")
+def fold(text: str) -> str:
+    """Lower case without French accents: the key form of a name (``Égide`` → ``egide``)."""
+    table = str.maketrans("éèêàâôûîçö", "eeeaaouico")
     return text.strip().lower().translate(table)
+
+
+_fold = fold
 
 
 def _names(cls: type[Character]) -> str:

@@ -40,8 +40,18 @@ from types import MappingProxyType
 from typing import Literal, get_args
 
 from akvo.config import DEFAULT_RULES, RulesConfig
-from akvo.dice import DEFAULT_DICE, ProdigeRule, RollOdds, roll
+from akvo.dice import ProdigeRule, RollOdds, roll
 from akvo.errors import ShotError, require_int
+from akvo.resolution import (
+    MAX_SOUFFLE_DISTANCE as MAX_SOUFFLE_DISTANCE,
+)
+from akvo.resolution import (
+    attack_dice,
+    attack_modifier,
+    defence_dice,
+    defence_modifier,
+    souffle_distance,
+)
 from akvo.rules import DISTANCES, MAX_RESILIENCE, TIERS, thresholds
 
 RuneChoice = Literal["attaque", "defense", "confusion", "relance"] | None
@@ -56,12 +66,6 @@ RELANCE_POLICIES: tuple[RelancePolicy, ...] = get_args(RelancePolicy)
 
 MAGE_OUTCOMES = ("miss", "defended", "defence_critical", "push_1", "push_2")
 CHEST_OUTCOMES = ("miss", "intercepted", "interception_critical", "score_1", "score_2")
-
-#: Souffle portant (R24): distance − 2, minimum 1; a base distance up to 6 can come in range.
-SOUFFLE_REDUCTION = 2
-MAX_SOUFFLE_DISTANCE = DISTANCES[-1] + SOUFFLE_REDUCTION
-ATTAQUE_BONUS = 2  # R20
-DEFENSE_BONUS = 2  # R20
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,7 +164,7 @@ def _shot_distance(name: str, distance: object, souffle: bool) -> int:
                 f"{name} {base} is out of range even with Souffle portant "
                 f"(1–{MAX_SOUFFLE_DISTANCE} before, 1–4 after)"
             )
-        return max(1, base - SOUFFLE_REDUCTION)
+        return souffle_distance(base)
     if base not in DISTANCES:
         raise ShotError(f"{name} {base} is out of range: a shot needs 1–4 (R4, R5)")
     return base
@@ -200,23 +204,18 @@ RollSpec = tuple[int, int, RelancePolicy | None]
 
 
 def _attack_spec(attack: Side, defence: Side, kind: ShotKind) -> RollSpec:
-    dice = DEFAULT_DICE
-    dice -= defence.rune == "confusion"  # R20: the defender's Confusion hits the attack
-    dice -= defence.tourbillon and kind == "mage"  # R24: attacking the Kitesurfeur
-    modifier = ATTAQUE_BONUS * (attack.rune == "attaque") + attack.vigie  # R20, R24
+    # R20: the defender's Confusion hits the attack; R24: attacking the Kitesurfeur.
+    dice = attack_dice(defence.rune == "confusion", defence.tourbillon and kind == "mage")
+    modifier = attack_modifier(attack.rune == "attaque", attack.vigie)  # R20, R24
     reroll = attack.policy if attack.rune == "relance" else None  # R15
     return dice, modifier, reroll
 
 
 def _defence_spec(attack: Side, defence: Side) -> RollSpec:
-    dice = DEFAULT_DICE
-    dice -= attack.rune == "confusion"  # R20: the attacker's Confusion hits the defence
-    dice -= attack.tourbillon  # R24: defending against the Kitesurfeur's shot
-    modifier = (
-        DEFENSE_BONUS * (defence.rune == "defense")  # R20
-        + defence.resilience  # R11: Résilience counts for interceptions too
-        + defence.egide  # R24
-    )
+    # R20: the attacker's Confusion hits the defence; R24: against the Kitesurfeur's shot.
+    dice = defence_dice(attack.rune == "confusion", attack.tourbillon)
+    # R20 Défense, R24 Égide, R11: Résilience counts for interceptions too.
+    modifier = defence_modifier(defence.rune == "defense", defence.egide, defence.resilience)
     reroll = defence.policy if defence.rune == "relance" else None  # R15
     return dice, modifier, reroll
 

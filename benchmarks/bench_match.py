@@ -1,9 +1,12 @@
-"""Random-bot matches per second on one core (target: ≥ 200 complete matches/s).
+"""Random-bot matches per second on one core, this engine against the engine of commit
+4010143 measured in the same run (targets: ≥ 200 matches/s; ≥ 3× the old engine).
 
 Run: ``taskset -c 0 .venv/bin/python benchmarks/bench_match.py [--matches N] [--profile]``.
-Each match is played by two seeded random bots with the engine's in-place ``apply_action``;
-chance outcomes are sampled with ``MatchState.sample_chance`` from one seeded generator.
-Writes benchmarks/results/match.md (not with ``--profile`` or ``--no-record``).
+Each match is ``play_match(seed)``: two seeded random bots, chance from one seeded generator.
+The old engine is extracted with ``git archive`` into a temporary folder and timed in a
+subprocess with that folder first on ``PYTHONPATH``; the engines alternate, repeat after
+repeat, so that both see the same machine load. Writes benchmarks/results/match.md (not
+with ``--profile`` or ``--no-record``).
 """
 
 from __future__ import annotations
@@ -11,17 +14,41 @@ from __future__ import annotations
 import argparse
 import cProfile
 import datetime
+import json
 import os
 import platform
 import pstats
 import random
 import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
 import time
 from pathlib import Path
 
 from akvo.match import MatchState, new_match, play_match
 
+ROOT = Path(__file__).resolve().parent.parent
 RESULTS = Path(__file__).parent / "results" / "match.md"
+OLD_COMMIT = "4010143"
+
+# Timed in a subprocess: prints the matches per second of each repeat as JSON.
+_TIMER = """
+import json, sys, time
+from akvo.match import play_match
+matches, repeats, log = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3] == "log"
+kwargs = {} if log else {"log": False}
+for seed in range(20):
+    play_match(seed, **kwargs)
+rates = []
+for repeat in range(repeats):
+    begin = time.perf_counter()
+    for seed in range(repeat * matches, (repeat + 1) * matches):
+        play_match(seed, **kwargs)
+    rates.append(matches / (time.perf_counter() - begin))
+print(json.dumps(rates))
+"""
 
 
 def play_by_copies(seed: int) -> MatchState:
@@ -37,18 +64,34 @@ def play_by_copies(seed: int) -> MatchState:
     return state
 
 
-def run(matches: int, start_seed: int = 0, copies: bool = False) -> tuple[float, int]:
-    actions = 0
-    play = play_by_copies if copies else play_match
-    begin = time.perf_counter()
-    for seed in range(start_seed, start_seed + matches):
-        actions += len(play(seed).history)
-    return time.perf_counter() - begin, actions
+def old_engine(folder: Path) -> Path:
+    """The engine of :data:`OLD_COMMIT`, extracted from git into ``folder``."""
+    archive = folder / "old.tar"
+    with archive.open("wb") as out:
+        subprocess.run(
+            ["git", "-C", str(ROOT), "archive", OLD_COMMIT, "akvo"], stdout=out, check=True
+        )
+    with tarfile.open(archive) as tar:
+        tar.extractall(folder, filter="data")
+    return folder
+
+
+def timed(path: Path, matches: int, log: bool) -> float:
+    """Best-of-two matches per second of the engine found on ``path``."""
+    env = {**os.environ, "PYTHONPATH": str(path)}
+    output = subprocess.run(
+        [sys.executable, "-c", _TIMER, str(matches), "2", "log" if log else "nolog"],
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    return max(json.loads(output))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--matches", type=int, default=1000)
+    parser.add_argument("--matches", type=int, default=300)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--profile", action="store_true")
     parser.add_argument(
@@ -57,20 +100,27 @@ def main() -> None:
     args = parser.parse_args()
     if args.profile:
         cProfile.runctx(
-            "run(matches)", globals(), {"matches": args.matches}, "/tmp/bench_match.prof"
+            "for seed in range(matches): play_match(seed, log=False)",
+            globals(),
+            {"matches": args.matches},
+            "/tmp/bench_match.prof",
         )
-        pstats.Stats("/tmp/bench_match.prof").sort_stats("cumulative").print_stats(25)
+        pstats.Stats("/tmp/bench_match.prof").sort_stats("tottime").print_stats(25)
         return
-    run(50)  # warm the caches
-    rates = []
-    actions = 0
-    for repeat in range(args.repeats):
-        seconds, actions = run(args.matches, start_seed=repeat * args.matches)
-        rates.append(args.matches / seconds)
+    with tempfile.TemporaryDirectory() as tmp:
+        old_path = old_engine(Path(tmp))
+        rates: dict[str, list[float]] = {"old": [], "new": [], "new_nolog": []}
+        for _ in range(args.repeats):  # interleaved: each engine sees the same load
+            rates["old"].append(timed(old_path, args.matches, True))
+            rates["new"].append(timed(ROOT, args.matches, True))
+            rates["new_nolog"].append(timed(ROOT, args.matches, False))
     copies = args.matches // 5
-    seconds, _ = run(copies, copies=True)
-    copy_rate = copies / seconds
-    lines = report(args.matches, args.repeats, rates, actions / args.matches, copies, copy_rate)
+    begin = time.perf_counter()
+    for seed in range(copies):
+        play_by_copies(seed)
+    copy_rate = copies / (time.perf_counter() - begin)
+    actions = statistics.mean(len(play_match(s).history) for s in range(100))
+    lines = report(args.matches, args.repeats, rates, actions, copies, copy_rate)
     print("\n".join(lines))
     if args.record:
         RESULTS.parent.mkdir(parents=True, exist_ok=True)
@@ -80,7 +130,7 @@ def main() -> None:
 def report(
     matches: int,
     repeats: int,
-    rates: list[float],
+    rates: dict[str, list[float]],
     actions: float,
     copies: int,
     copy_rate: float,
@@ -89,6 +139,9 @@ def report(
     now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     pinned = len(os.sched_getaffinity(0)) == 1 if hasattr(os, "sched_getaffinity") else False
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    old = statistics.median(rates["old"])
+    new = statistics.median(rates["new"])
+    fast = statistics.median(rates["new_nolog"])
     return [
         "# Match engine: random-bot matches per second",
         "",
@@ -96,26 +149,38 @@ def report(
         + (" (pinned to one core with `taskset -c 0`)" if pinned else "")
         + f", on {platform.machine()} with {os.cpu_count()} cores, Python "
         f"{platform.python_version()}; load average {load:.1f} at the end of the run (other "
-        "processes may share the machine: treat the numbers as a floor).",
+        "processes may share the machine: the engines alternate so that they share the load; "
+        "compare the ratios, and treat the absolute numbers as a floor).",
         "",
-        "Each match: `akvo.match.play_match(seed)` — Perrockiss against Fish Tank, default rules",
-        '(R8 bag, R13 "four", R19 standard, R22 restores_ultime), two seeded uniform random bots,',
-        "chance sampled with `MatchState.sample_chance` from one seeded `random.Random`, the whole",
-        "turn sequence including tie-break turns, French event log on. The state is changed in",
-        "place (`apply_action`); no copies.",
+        "Each match: `akvo.match.play_match(seed)` — Perrockiss against Fish Tank, default rules,",
+        "two seeded uniform random bots, chance from one seeded `random.Random`, the whole turn",
+        "sequence including tie-break turns; the state is changed in place. The old engine is",
+        f"commit {OLD_COMMIT}, timed in a subprocess in the same run; both play the same matches",
+        "(same seeds, identical histories and logs).",
         "",
-        "| measure | value | target |",
-        "| --- | ---: | --- |",
-        f"| complete matches per second (median of {repeats} × {matches} matches) "
-        f"| {statistics.median(rates):.0f} | ≥ 200 |",
-        f"| slowest repeat / fastest repeat | {min(rates):.0f} / {max(rates):.0f} | |",
-        f"| recorded actions per match (decisions + chance outcomes) | {actions:.0f} | |",
-        f"| same play with a new state per step (`child`, {copies} matches) | {copy_rate:.0f} | |",
+        f"| engine (median of {repeats} × best of 2 × {matches} matches) | matches/s | "
+        "vs old | target |",
+        "| --- | ---: | ---: | --- |",
+        f"| old engine ({OLD_COMMIT}), French log on | {old:.0f} | 1.00× | |",
+        f"| this engine, French log on (default) | {new:.0f} | {new / old:.2f}× | ≥ 1× |",
+        f"| this engine, `log=False` | {fast:.0f} | {fast / old:.2f}× | ≥ 3× |",
         "",
-        "What keeps it fast: the state is flat lists of small ints in `__slots__`; legal actions",
-        "are computed once per node and cached as a tuple of interned strings; one chance node",
-        "per roll (`roll 3516`, 6^n ordered outcomes listed exactly on demand, sampled",
-        "directly); nodes with a single legal action are played at once; runes are bit masks.",
+        "| measure | value |",
+        "| --- | ---: |",
+        "| each repeat, old / new / new without log | "
+        + " · ".join(
+            f"{a:.0f}/{b:.0f}/{c:.0f}"
+            for a, b, c in zip(rates["old"], rates["new"], rates["new_nolog"], strict=True)
+        )
+        + " |",
+        f"| recorded actions per match (decisions + chance outcomes) | {actions:.0f} |",
+        f"| same play with a new state per step (`child`, {copies} matches) | {copy_rate:.0f} |",
+        "",
+        "What keeps it fast: the state is flat lists of small ints in `__slots__`; one table",
+        "from phase to functions; legal actions computed once per node (rune choices memoised",
+        "per roster and spent runes); one chance node per roll, sampled and applied in one step",
+        "(`apply_random_chance`); nodes with a single legal action played at once; runes are bit",
+        "masks; with `log=False` no French sentence is built.",
     ]
 
 

@@ -130,3 +130,59 @@ def test_python_dash_m_akvo() -> None:
     )
     assert ok.returncode == 0, ok.stderr
     assert "76415/419904" in ok.stdout  # P(push) = P(4d6 ≥ 12) · P(4d6 < 12)
+
+
+def test_rules_option_sets_any_variant(capsys: pytest.CaptureFixture[str]) -> None:
+    situation = ("--tier", "1", "--distance", "1")
+    code, out, _ = run(capsys, "odds", "mage", *situation, "--rules", "prodige=all")
+    every = shot_on_mage(1, 1, rules=RulesConfig(prodige="all"))
+    assert code == 0 and str(every.attack_prodige) in _line(out, "attack prodige")
+    code, out, err = run(capsys, "duel", "mage", *situation, "--rules", "weather=coin,prodige=all")
+    assert code == 0 and "Rune duel" in out
+    code, out, err = run(capsys, "odds", "mage", *situation, "--rules", "gravity=low")
+    assert code == 2 and out == "" and err.count("\n") == 1 and "gravity" in err
+
+
+def test_an_ascii_only_locale_gives_one_line_not_a_traceback() -> None:
+    import os
+
+    for argv in (("odds", "mage", "--help"), ("odds", "mage", "--tier", "1", "--distance", "1")):
+        done = subprocess.run(
+            [sys.executable, "-m", "akvo", *argv],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONIOENCODING": "ascii", "LC_ALL": "C"},
+        )
+        if done.returncode == 0:  # nothing outside ASCII in this output
+            continue
+        assert done.returncode == 1 and "Traceback" not in done.stderr
+        assert done.stderr.count("\n") == 1 and "encoding" in done.stderr
+
+
+def test_a_full_disk_gives_one_line() -> None:
+    import os
+
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full on this system")
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "akvo", "odds", "mage", "--tier", "1", "--distance", "1"],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+    assert done.returncode == 1 and done.stderr.count("\n") == 1
+    assert "cannot write the output" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_closed_pipe_ends_quietly() -> None:
+    reader = subprocess.Popen(
+        [sys.executable, "-m", "akvo", "duel", "chest", "--tier", "2", "--distance", "3"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert reader.stdout is not None and reader.stderr is not None
+    reader.stdout.close()  # like `| head -c 0`: nobody reads the output
+    error = reader.stderr.read().decode()
+    reader.wait()
+    assert "Traceback" not in error and "BrokenPipe" not in error

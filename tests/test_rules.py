@@ -138,7 +138,13 @@ def test_rules_config_defaults_and_variants() -> None:
         "prodige": "four",
         "grimoire": "standard",
         "rune_u": "restores_ultime",
+        "mouvement_rune": "is_the_rune",
+        "ship_advance_runes": "one",
     }
+    assert RulesConfig.from_text("weather=coin, prodige=all") == RulesConfig(
+        weather="coin", prodige="all"
+    )
+    assert RulesConfig.from_text(DEFAULT_RULES.to_text()) == DEFAULT_RULES
     coin = DEFAULT_RULES.with_(weather="coin")
     assert coin.weather == "coin" and DEFAULT_RULES.weather == "bag"
     assert RulesConfig.from_dict(coin.to_dict()) == coin

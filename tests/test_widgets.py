@@ -8,6 +8,7 @@ from fractions import Fraction
 
 import pytest
 
+from akvo.config import RulesConfig
 from akvo.dice import roll
 from akvo.duel import rune_duel
 from akvo.rules import tier_for_turn
@@ -300,3 +301,19 @@ def test_shot_calculator_flags_chest_shots_the_board_cannot_produce() -> None:
     assert calc.board_note.value == ""
     calc.kind.value = "mage"
     assert calc.board_note.value == ""
+
+
+# --- Rules variants reach the engine -------------------------------------------------------
+
+
+def test_every_calculator_takes_a_rules_configuration() -> None:
+    every = RulesConfig(prodige="all")
+    assert RollCalculator(12, dice=3, rules=every).odds == roll(12, dice=3, prodige="all")
+    assert RollCalculator(12, dice=3).odds == roll(12, dice=3)
+    assert roll(12, dice=3, prodige="all") != roll(12, dice=3)
+    shot = ShotCalculator(rules=every)
+    assert shot.odds == shot_on_mage(1, 1, rules=every)
+    chest = ShotCalculator(kind="chest", rules=every)
+    assert chest.odds == shot_on_chest(1, 1, 1, rules=every)
+    assert WindMatrix(rules=every).grid == odds_grid("mage", rules=every)
+    assert RuneDuel(rules=every).duel == rune_duel("mage", 1, 1, rules=every)

@@ -9,6 +9,7 @@ import ipywidgets as w
 import numpy as np
 
 from akvo import duel as engine
+from akvo.config import DEFAULT_RULES, RulesConfig
 from akvo.rules import tier_for_turn
 from akvo.shots import RuneChoice, ShotKind
 
@@ -32,7 +33,15 @@ class RuneDuel(w.VBox):
     ``duel`` is the engine's :class:`akvo.duel.RuneDuel` for the current settings.
     """
 
-    def __init__(self, kind: ShotKind = "mage", turn: int = 1, distance: int = 1) -> None:
+    def __init__(
+        self,
+        kind: ShotKind = "mage",
+        turn: int = 1,
+        distance: int = 1,
+        *,
+        rules: RulesConfig = DEFAULT_RULES,
+    ) -> None:
+        self.rules = rules
         self.kind = c.dropdown("Cible", KIND_CHOICES, kind, "akvo-duel-kind")
         self.turn = c.slider("Tour", 1, 10, turn, "akvo-duel-turn")
         self.tier_label = c.html("akvo-duel-tier")
@@ -43,7 +52,9 @@ class RuneDuel(w.VBox):
         self.table = c.html("akvo-table")
         self.table.add_class("akvo-duel-table")
         self.summary = c.html("akvo-duel-summary")
-        self.duel: engine.RuneDuel = engine.rune_duel(kind, tier_for_turn(turn), distance)
+        self.duel: engine.RuneDuel = engine.rune_duel(
+            kind, tier_for_turn(turn), distance, rules=rules
+        )
         self._heatmap, self._colours, self.figure = _payoff_figure()
         super().__init__()
         self.children = [
@@ -69,6 +80,7 @@ class RuneDuel(w.VBox):
             tier_for_turn(self.turn.value),
             self.distance.value,
             interception_distance=interception_distance(self.interception),
+            rules=self.rules,
         )
 
     def _update(self, _change: Any = None) -> None:

@@ -8,6 +8,7 @@ import bqplot as bq
 import ipywidgets as w
 import numpy as np
 
+from akvo.config import DEFAULT_RULES, RulesConfig
 from akvo.errors import ShotError
 from akvo.rules import DISTANCES, TIERS
 from akvo.shots import ShotKind, Side
@@ -35,7 +36,8 @@ class WindMatrix(w.VBox):
     when the choices cannot be played together, R20).
     """
 
-    def __init__(self, kind: ShotKind = "mage") -> None:
+    def __init__(self, kind: ShotKind = "mage", *, rules: RulesConfig = DEFAULT_RULES) -> None:
+        self.rules = rules
         self.kind = c.dropdown("Cible", KIND_CHOICES, kind, "akvo-matrix-kind")
         self.interception = c.dropdown(
             "Intercepteur à", INTERCEPTION_CHOICES, 1, "akvo-matrix-interception"
@@ -95,6 +97,7 @@ class WindMatrix(w.VBox):
             attack,
             defence,
             interception_distance=interception_distance(self.interception),
+            rules=self.rules,
         )
 
     def _update(self, _change: Any = None) -> None:

@@ -7,6 +7,7 @@ from typing import Any
 import bqplot as bq
 import ipywidgets as w
 
+from akvo.config import DEFAULT_RULES, RulesConfig
 from akvo.dice import RerollPolicy, RollOdds, roll
 
 from . import controls as c
@@ -29,13 +30,21 @@ class RollCalculator(w.VBox):
     setting one from Python updates ``odds``, the table and the plot, as in the browser.
     """
 
-    def __init__(self, threshold: int = 12, dice: int = 4, modifier: int = 0) -> None:
+    def __init__(
+        self,
+        threshold: int = 12,
+        dice: int = 4,
+        modifier: int = 0,
+        *,
+        rules: RulesConfig = DEFAULT_RULES,
+    ) -> None:
+        self.rules = rules
         self.dice = c.slider("Dés lancés", 1, 8, dice, "akvo-roll-dice")
         self.threshold = c.slider("Seuil", 2, 30, threshold, "akvo-roll-threshold")
         self.modifier = c.slider("Modificateur", -4, 8, modifier, "akvo-roll-modifier")
         self.reroll = c.dropdown("Relance (R15)", REROLL_CHOICES, NO_REROLL, "akvo-roll-reroll")
         self.result = c.html("akvo-odds")
-        self.odds: RollOdds = roll(threshold, dice=dice, modifier=modifier)
+        self.odds: RollOdds = roll(threshold, dice=dice, modifier=modifier, prodige=rules.prodige)
         self._bars, self.figure = _totals_figure()
         super().__init__()
         self.children = [
@@ -59,6 +68,7 @@ class RollCalculator(w.VBox):
             dice=self.dice.value,
             modifier=self.modifier.value,
             reroll=self.reroll_policy(),
+            prodige=self.rules.prodige,
         )
         self.result.value = odds_table(self.odds, "akvo-roll")
         _draw_totals(self._bars, self.odds)

@@ -7,6 +7,7 @@ from typing import Any
 import bqplot as bq
 import ipywidgets as w
 
+from akvo.config import DEFAULT_RULES, RulesConfig
 from akvo.errors import ShotError
 from akvo.rules import tier_for_turn
 from akvo.shots import (
@@ -95,7 +96,15 @@ class ShotCalculator(w.VBox):
     for the current settings (``None`` when the combination cannot be played, R20).
     """
 
-    def __init__(self, kind: ShotKind = "mage", turn: int = 1, distance: int = 1) -> None:
+    def __init__(
+        self,
+        kind: ShotKind = "mage",
+        turn: int = 1,
+        distance: int = 1,
+        *,
+        rules: RulesConfig = DEFAULT_RULES,
+    ) -> None:
+        self.rules = rules
         self.kind = c.dropdown("Cible", KIND_CHOICES, kind, "akvo-shot-kind")
         self.turn = c.slider("Tour", 1, 10, turn, "akvo-shot-turn")
         self.tier_label = c.html("akvo-shot-tier")
@@ -209,9 +218,14 @@ class ShotCalculator(w.VBox):
         attack, defence = self.sides()
         tier = tier_for_turn(self.turn.value)
         if self.kind.value == "mage":
-            return shot_on_mage(tier, self.distance.value, attack, defence)
+            return shot_on_mage(tier, self.distance.value, attack, defence, rules=self.rules)
         return shot_on_chest(
-            tier, self.distance.value, interception_distance(self.interception), attack, defence
+            tier,
+            self.distance.value,
+            interception_distance(self.interception),
+            attack,
+            defence,
+            rules=self.rules,
         )
 
     # --- Display --------------------------------------------------------------------------

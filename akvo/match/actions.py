@@ -25,6 +25,10 @@ the order rolled), ``roll 4`` (a rerolled die).
 from __future__ import annotations
 
 import itertools
+from dataclasses import dataclass
+
+from akvo.errors import IllegalAction, excerpt
+from akvo.match.board import CHAR_NAMES, CHEST, SIDE_NAMES, ULTIME_KEYS, UNIT_NAMES
 
 # Ship double tokens: 0 = AA, 1 = TT, 2 = AT with the Barreur shooting, 3 = AT with the Lanceur.
 SHIP_AA, SHIP_TT, SHIP_AT_B, SHIP_AT_L = range(4)
@@ -69,7 +73,9 @@ MOVE_FIRST = "move first"
 SHOT_FIRST = "shot first"
 FIRST_BARREUR = "first barreur"
 FIRST_LANCEUR = "first lanceur"
-ULTIME_ACTIONS = {"ultime tourbillon": 1, "ultime egide": 2, "ultime vigie": 3}
+# Ultimes declared at activation for the rest of the turn (R24): Tourbillon, Égide, Vigie.
+TURN_ULTIMES = (1, 2, 3)
+ULTIME_ACTIONS = {f"ultime {ULTIME_KEYS[c]}": c for c in TURN_ULTIMES}
 REROLL_ACTIONS = tuple(f"reroll {i}" for i in range(1, 9))
 RUNE_ACTIONS = {chr(c): f"rune {chr(c)}" for c in range(65, 91)}
 MOVE_ACTIONS = {chr(c): f"move {chr(c)}" for c in range(65, 91)}
@@ -77,3 +83,191 @@ ADVANCE_RUNE_ACTIONS = {chr(c): f"advance +{chr(c)}" for c in range(65, 91)}
 RECOVER_ACTIONS = {chr(c): f"recover {chr(c)}" for c in range(65, 91)}
 WEATHER_ACTIONS = ("weather A", "weather B")
 DIE_ACTIONS = tuple(f"roll {face}" for face in range(1, 7))
+
+
+# --- parsed actions ------------------------------------------------------------------------
+# A small value type per action kind, so that code reads fields instead of re-parsing strings
+# by position. The strings stay the records' and legal lists' format: ``parse_action(text)``
+# reads one, ``action.text`` writes it back, and the engine looks actions up in ``PARSED``.
+
+
+@dataclass(frozen=True, slots=True)
+class OrdersAction:
+    """``orders AATT AT-B``: the five order tokens, indexed by unit (R9)."""
+
+    orders: Orders
+
+    @property
+    def text(self) -> str:
+        return f"orders {orders_text(self.orders)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Activate:
+    """``activate surfeur``: the unit to activate (index into ``UNIT_NAMES``)."""
+
+    unit: int
+
+    @property
+    def text(self) -> str:
+        return f"activate {UNIT_NAMES[self.unit]}"
+
+
+@dataclass(frozen=True, slots=True)
+class DeclareUltime:
+    """``ultime egide``: a turn-long Ultime declared before activating (R24)."""
+
+    character: int
+
+    @property
+    def text(self) -> str:
+        return f"ultime {ULTIME_KEYS[self.character]}"
+
+
+@dataclass(frozen=True, slots=True)
+class RestoreUltime:
+    """``rune U plongeur``: the rune U makes this character's Ultime available again (R22)."""
+
+    character: int
+
+    @property
+    def text(self) -> str:
+        return f"rune U {CHAR_NAMES[self.character]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """A named choice without arguments (``keep``, ``trident``, ``move first``, ``hold``…)."""
+
+    name: str
+
+    @property
+    def text(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True, slots=True)
+class PlayRune:
+    """A rune spent by letter: ``kind`` is ``rune`` (R18), ``move`` (Mouvement before a shot),
+    ``advance`` (Mouvement on an Avancer step) or ``recover`` (a prodige takes it back)."""
+
+    kind: str
+    letter: str
+
+    @property
+    def text(self) -> str:
+        return f"advance +{self.letter}" if self.kind == "advance" else f"{self.kind} {self.letter}"
+
+
+@dataclass(frozen=True, slots=True)
+class ShootAt:
+    """``shoot surfeur`` / ``shoot chest souffle``: ``target`` is a character or ``CHEST``."""
+
+    target: int
+    souffle: bool
+
+    @property
+    def text(self) -> str:
+        name = "chest" if self.target == CHEST else CHAR_NAMES[self.target]
+        return f"shoot {name}" + (" souffle" if self.souffle else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Reroll:
+    """``reroll 2``: Relance rerolls the 2nd die (1-based, R15)."""
+
+    die: int
+
+    @property
+    def text(self) -> str:
+        return f"reroll {self.die}"
+
+
+@dataclass(frozen=True, slots=True)
+class Weather:
+    """``weather A``: the weather token favours this side (R8)."""
+
+    side: int
+
+    @property
+    def text(self) -> str:
+        return f"weather {SIDE_NAMES[self.side]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """``roll 3516``: the dice of one roll in the order rolled (or one rerolled die)."""
+
+    faces: tuple[int, ...]
+
+    @property
+    def text(self) -> str:
+        return "roll " + "".join(map(str, self.faces))
+
+
+Action = (
+    OrdersAction
+    | Activate
+    | DeclareUltime
+    | RestoreUltime
+    | Choice
+    | PlayRune
+    | ShootAt
+    | Reroll
+    | Weather
+    | Roll
+)
+CHOICES = (
+    KEEP,
+    NO_RUNE,
+    NO_MOVE,
+    ADVANCE,
+    HOLD,
+    TRIDENT,
+    NO_TRIDENT,
+    ROULEAU,
+    NO_ROULEAU,
+    SHOOT_AGAIN,
+    STOP,
+    MOVE_FIRST,
+    SHOT_FIRST,
+    FIRST_BARREUR,
+    FIRST_LANCEUR,
+)
+
+
+def _parsed_table() -> dict[str, Action]:
+    table: dict[str, Action] = {}
+    entries: list[Action] = [OrdersAction(o) for o in ORDER_ACTIONS.values()]
+    entries += [Activate(u) for u in range(len(UNIT_NAMES))]
+    entries += [DeclareUltime(c) for c in ULTIME_ACTIONS.values()]
+    entries += [RestoreUltime(c) for c in range(len(CHAR_NAMES))]
+    entries += [Choice(name) for name in CHOICES]
+    for code in range(65, 91):
+        entries += [PlayRune(kind, chr(code)) for kind in ("rune", "move", "advance", "recover")]
+    for target in (*range(len(CHAR_NAMES)), CHEST):
+        entries += [ShootAt(target, False), ShootAt(target, True)]
+    entries += [Reroll(die) for die in range(1, len(REROLL_ACTIONS) + 1)]
+    entries += [Weather(side) for side in (0, 1)]
+    entries += [Roll((face,)) for face in range(1, 7)]
+    for entry in entries:
+        table[entry.text] = entry
+    return table
+
+
+#: Every decision action (and the weather and single-die outcomes), parsed once.
+PARSED: dict[str, Action] = _parsed_table()
+
+
+def parse_action(text: object) -> Action:
+    """The value type of an action string; :class:`~akvo.errors.IllegalAction` if unknown."""
+    if not isinstance(text, str):
+        raise IllegalAction(f"an action is a string, got {type(text).__name__}")
+    parsed = PARSED.get(text)
+    if parsed is not None:
+        return parsed
+    if text.startswith("roll ") and 1 <= len(text) - 5 <= 8 and text[5:].isdigit():
+        faces = tuple(ord(c) - 48 for c in text[5:])
+        if all(1 <= f <= 6 for f in faces):
+            return Roll(faces)
+    raise IllegalAction(f"unknown action {excerpt(text)}")

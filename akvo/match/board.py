@@ -7,7 +7,7 @@ the Surfeur (lane 5) and the Plongeur (lane 6); characters 0–5 are lanes 1–6
 
 from __future__ import annotations
 
-from akvo.rules import CHARACTERS, DISTANCES
+from akvo.rules import CHARACTERS, DISTANCES, fold
 
 SIDE_A = 0
 SIDE_B = 1
@@ -25,11 +25,15 @@ SURFEUR = 4
 PLONGEUR = 5
 CHEST = 6  # shot target code for the chest of the shooter's lane
 
-UNIT_NAMES = ("pedalair", "kitesurfeur", "navire", "surfeur", "plongeur")
-UNIT_OF_NAME = {name: unit for unit, name in enumerate(UNIT_NAMES)}
-CHAR_NAMES = ("pedalair", "kitesurfeur", "barreur", "lanceur", "surfeur", "plongeur")
+SHIP_NAME = "navire"
+CHAR_NAMES = tuple(fold(c.name) for c in CHARACTERS)  # pedalair, kitesurfeur, barreur, …
 CHAR_OF_NAME = {name: char for char, name in enumerate(CHAR_NAMES)}
-CHAR_LABELS = tuple(c.label for c in CHARACTERS)
+CHAR_LABELS = tuple(c.label for c in CHARACTERS)  # Pédalair, Kitesurfeur, …
+CHAR_INITIALS = "PKBLSD"  # one letter per character on the boards (D: the Plongeur, diver)
+UNIT_NAMES = (*CHAR_NAMES[:2], SHIP_NAME, *CHAR_NAMES[4:])
+UNIT_OF_NAME = {name: unit for unit, name in enumerate(UNIT_NAMES)}
+ULTIME_LABELS = tuple(c.ultime.name for c in CHARACTERS)  # Souffle portant, Tourbillon, …
+ULTIME_KEYS = tuple(fold(name) for name in ULTIME_LABELS)  # souffle portant, tourbillon, …
 UNIT_OF_CHAR = (0, 1, 2, 2, 3, 4)
 CHARS_OF_UNIT = ((0,), (1,), (2, 3), (4,), (5,))
 LANE_OF_CHAR = (1, 2, 3, 4, 5, 6)

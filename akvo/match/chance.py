@@ -1,4 +1,7 @@
-"""Chance nodes with exact probabilities (R8 weather, R12 dice), and fast seeded sampling."""
+"""Dice chance nodes with exact probabilities (R12), and fast seeded sampling.
+
+The weather draw (R8) is :mod:`akvo.match.weather`.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +10,8 @@ import random
 from fractions import Fraction
 from functools import cache
 
-from akvo.match.actions import DIE_ACTIONS, WEATHER_ACTIONS
+from akvo.match.actions import DIE_ACTIONS
+from akvo.resolution import DEFAULT_DICE
 
 SIXTH = Fraction(1, 6)
 
@@ -26,25 +30,27 @@ def die_outcomes() -> tuple[tuple[str, Fraction], ...]:
     return tuple((action, SIXTH) for action in DIE_ACTIONS)
 
 
-def weather_outcomes(rule: str, bag: list[int]) -> tuple[tuple[str, Fraction], ...]:
-    """R8: a bag drawn without replacement, or a fair coin."""
-    if rule == "coin":
-        return ((WEATHER_ACTIONS[0], Fraction(1, 2)), (WEATHER_ACTIONS[1], Fraction(1, 2)))
-    total = bag[0] + bag[1]
-    return tuple(
-        (WEATHER_ACTIONS[side], Fraction(bag[side], total)) for side in (0, 1) if bag[side]
-    )
+FACE_TEXT = "123456"
+#: ``roll 3516`` → (3, 5, 1, 6) for every roll of 1–4 dice (the counts a roll can have).
+ROLL_FACES: dict[str, tuple[int, ...]] = {
+    "roll " + "".join(map(str, faces)): faces
+    for dice in range(1, DEFAULT_DICE + 1)
+    for faces in itertools.product(range(1, 7), repeat=dice)
+}
 
 
 def sample_roll(rng: random.Random, dice: int) -> str:
     rand = rng.random
-    return "roll " + "".join([str(int(rand() * 6) + 1) for _ in range(dice)])
+    return "roll " + "".join([FACE_TEXT[int(rand() * 6)] for _ in range(dice)])
 
 
 def parse_roll(action: str, dice: int) -> list[int] | None:
     """The faces of ``roll 3516`` if it is a valid roll of ``dice`` dice, else ``None``."""
     if not isinstance(action, str) or not action.startswith("roll ") or len(action) != 5 + dice:
         return None
+    known = ROLL_FACES.get(action)
+    if known is not None:
+        return list(known)
     faces = action[5:]
     if not all("1" <= c <= "6" for c in faces):
         return None

@@ -1,7 +1,13 @@
 """The match state's data: flat lists of small ints in ``__slots__``, cheap to copy.
 
-The turn flow (:mod:`akvo.match.flow`) and the shot resolution (:mod:`akvo.match.shooting`)
-are mixins over :class:`StateCore`; :class:`akvo.match.state.MatchState` adds the public API.
+The rules are functions over this data (:mod:`akvo.match.flow` for the turn sequence,
+:mod:`akvo.match.shooting` and :mod:`akvo.match.outcome` for a shot), dispatched by phase in
+:mod:`akvo.match.engine`; :class:`akvo.match.state.MatchState` adds the public API.
+
+Compact layout (public, stable): ``rows[side * UNITS + unit]``, ``res[side * CHARS +
+character]``, ``spent[side]`` and ``ult_used[side]`` bit masks (letter A = bit 0; character
+c = bit c), ``effects[side]`` bits of the turn-long Ultimes, ``bag`` = weather tokens left
+(A, B). The typed accessors of :class:`~akvo.match.state.MatchState` read them by name.
 """
 
 from __future__ import annotations
@@ -10,58 +16,20 @@ from typing import Any
 
 from akvo.config import RulesConfig
 from akvo.match.board import CHARS, START_ROW, UNITS
+from akvo.match.phases import (
+    START_TURN,
+    TRIDENT_AGAIN,
+    Phase,
+)
 from akvo.match.roster import Roster, roster
 from akvo.teams import Team, parse_team
 
 CHANCE = -1
 TERMINAL = -2
 
-# Resting phases: the state waits for a decision or a chance outcome.
-(
-    WEATHER,
-    ORDERS,
-    ACTIVATE,
-    SHIP_ORDER,
-    TRIDENT,
-    ADVANCE,
-    PRE_SHOT,
-    TARGET,
-    ATTACK_RUNE,
-    DEFENCE_RUNE,
-    ROLL,
-    RELANCE,
-    REROLL,
-    PRODIGE,
-    ROULEAU,
-    TRIDENT_MORE,
-    END,
-) = range(17)
-# Internal phases: bookkeeping done at once by the engine's settle loop.
-START_TURN, NEXT_TASK, END_ACTIVATION, END_TURN, AFTER_SHOT = range(20, 25)
-PHASE_NAMES = {
-    WEATHER: "weather",
-    ORDERS: "orders",
-    ACTIVATE: "activate",
-    SHIP_ORDER: "ship order",
-    TRIDENT: "trident",
-    ADVANCE: "advance",
-    PRE_SHOT: "pre-shot",
-    TARGET: "target",
-    ATTACK_RUNE: "attack rune",
-    DEFENCE_RUNE: "defence rune",
-    ROLL: "roll",
-    RELANCE: "relance",
-    REROLL: "reroll",
-    PRODIGE: "prodige",
-    ROULEAU: "rouleau",
-    TRIDENT_MORE: "trident",
-    END: "end",
-    START_TURN: "start of turn",
-    NEXT_TASK: "next task",
-    END_ACTIVATION: "end of activation",
-    END_TURN: "end of turn",
-    AFTER_SHOT: "after shot",
-}
+# Phases live in akvo.match.phases; these names stay importable from here.
+TRIDENT_MORE = TRIDENT_AGAIN
+PHASE_NAMES = {int(phase): phase.label for phase in Phase}
 
 # Tasks of an activation.
 TASK_ADVANCE, TASK_SHOT = 0, 1
@@ -202,6 +170,7 @@ class StateCore:
         "history",
         "last_outcome",
         "legal",
+        "log",
         "orders",
         "origin",
         "phase",
@@ -227,12 +196,13 @@ class StateCore:
         "winner",
     )
 
-    def __init__(self, team_a: Team, team_b: Team, rules: RulesConfig) -> None:
+    def __init__(self, team_a: Team, team_b: Team, rules: RulesConfig, log: bool = True) -> None:
         self.rules = rules
+        self.log = log  # False: no French event strings are built (fast simulations)
         self.teams = (team_a, team_b)
         self.rosters: tuple[Roster, Roster] = (roster(team_a, rules), roster(team_b, rules))
         self.turn = 1
-        self.phase = START_TURN
+        self.phase: Phase = START_TURN
         self.player = CHANCE
         self.rows = [START_ROW[0]] * UNITS + [START_ROW[1]] * UNITS  # rows[side * 5 + unit]
         self.res = [0] * (2 * CHARS)  # Résilience, res[side * 6 + character]
@@ -263,6 +233,7 @@ class StateCore:
     def copy_core(self) -> Any:
         new = self.__class__.__new__(self.__class__)
         new.rules = self.rules
+        new.log = self.log
         new.teams = self.teams
         new.rosters = self.rosters
         new.turn = self.turn
@@ -315,6 +286,7 @@ class StateCore:
         data["history"] = list(self.history)
         data["legal"] = list(self.legal)
         data["origin"] = self.origin
+        data["log"] = self.log
         return data
 
     def core_from_dict(self, data: dict[str, Any]) -> None:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from akvo.match.board import CHAR_LABELS, SHIP, SIDE_NAMES, UNIT_OF_CHAR
+from akvo.match.board import CHAR_LABELS, SHIP, SIDE_NAMES, ULTIME_LABELS, UNIT_OF_CHAR
 from akvo.rules import TIER_NUMERALS
 
-ULTIME_NAMES = ("Souffle portant", "Tourbillon", "Égide", "Vigie", "Rouleau", "Trident")
+ULTIME_NAMES = ULTIME_LABELS
 
 
 def mage(side: int, char: int) -> str:

@@ -6,7 +6,7 @@ holders 0–5 (characters) or 6 (the team's bonus runes).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from akvo.config import RulesConfig
@@ -24,6 +24,7 @@ CATEGORY_OF = {
 }
 CATEGORY_LABELS = ("Attaque", "Défense", "Confusion", "Relance", "Mouvement", "Ultime")
 BONUS = 6
+MEMO_LIMIT = 100_000
 RUNE_U = "U"
 
 
@@ -38,6 +39,28 @@ class Roster:
     runes: tuple[tuple[tuple[str, int, int], ...], ...]
     holder_of: dict[str, int]
     category_of: dict[str, int]
+    #: Memo of :meth:`choices`: the same spent runes give the same legal actions.
+    memo: dict[tuple[int, tuple[int, ...], int, object], tuple[str, ...]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+
+    def choices(
+        self,
+        spent: int,
+        holders: tuple[int, ...],
+        categories: int,
+        first: str,
+        actions: dict[str, str],
+    ) -> tuple[str, ...]:
+        """``(first, *actions[letter] for each playable letter)``, memoised (hot path)."""
+        key = (spent, holders, categories, first)
+        found = self.memo.get(key)
+        if found is None:
+            if len(self.memo) > MEMO_LIMIT:
+                self.memo.clear()
+            letters = self.playable(spent, holders, categories)
+            found = self.memo[key] = (first, *(actions[x] for x in letters))
+        return found
 
     def playable(self, spent: int, holders: tuple[int, ...], categories: int) -> list[str]:
         """Unspent letters of these holders (and the bonus) whose category bit is in the mask."""

@@ -10,44 +10,72 @@ from __future__ import annotations
 from typing import Any
 
 from akvo.config import DEFAULT_RULES, RulesConfig
-from akvo.errors import IllegalAction
+from akvo.errors import IllegalAction, excerpt
 from akvo.match.board import (
     CHAR_OF_NAME,
     CHARS,
+    FIRST_ROW,
+    LAST_ROW,
     SIDE_NAMES,
     SIDE_OF_NAME,
     UNIT_OF_CHAR,
     UNIT_OF_NAME,
     UNITS,
 )
-from akvo.match.core import START_TURN
+from akvo.match.core import StateCore
+from akvo.match.engine import settle
+from akvo.match.names import team_of
+from akvo.match.phases import START_TURN
 from akvo.match.roster import letter_bit
 from akvo.match.state import MatchState
+from akvo.match.weather import bag_problem
 from akvo.rules import MAX_RESILIENCE, TIE_BREAK_TURNS, TURNS
-from akvo.teams import Team, preset_team
+from akvo.teams import Team
+
+MAX_COUNT = 999
 
 
-def _unit(name: str) -> int:
-    if name in UNIT_OF_NAME:
+SETUP_KEYS = ("turn", "rows", "resilience", "spent", "ultimes_used", "scores", "bag")
+
+
+def _int(value: object, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise IllegalAction(f"{what} must be an integer, got {excerpt(value)}")
+    return value
+
+
+def _unit(name: object) -> int:
+    if isinstance(name, str) and name in UNIT_OF_NAME:
         return UNIT_OF_NAME[name]
-    if name in CHAR_OF_NAME:
+    if isinstance(name, str) and name in CHAR_OF_NAME:
         return UNIT_OF_CHAR[CHAR_OF_NAME[name]]
-    raise IllegalAction(f"unknown unit {name!r}; expected one of {sorted(UNIT_OF_NAME)}")
+    raise IllegalAction(f"unknown unit {excerpt(name)}; expected one of {sorted(UNIT_OF_NAME)}")
 
 
-def _char(name: str) -> int:
-    if name not in CHAR_OF_NAME:
-        raise IllegalAction(f"unknown character {name!r}; expected one of {sorted(CHAR_OF_NAME)}")
+def _char(name: object) -> int:
+    if not isinstance(name, str) or name not in CHAR_OF_NAME:
+        raise IllegalAction(
+            f"unknown character {excerpt(name)}; expected one of {sorted(CHAR_OF_NAME)}"
+        )
     return CHAR_OF_NAME[name]
 
 
-def _per_side(setup: dict[str, Any], key: str) -> list[tuple[int, Any]]:
+def _per_side(setup: dict[str, Any], key: str, kind: type) -> list[tuple[int, Any]]:
     """``setup[key]`` as (side index, value) pairs; the side names must be ``A`` / ``B``."""
+    value = setup.get(key, {})
+    if not isinstance(value, dict):
+        raise IllegalAction(f"{key} must be a dict keyed by side 'A' / 'B', got {excerpt(value)}")
     pairs = []
-    for side_name, value in setup.get(key, {}).items():
-        if side_name not in SIDE_OF_NAME:
-            raise IllegalAction(f"unknown side {side_name!r} in {key!r}; expected 'A' or 'B'")
-        pairs.append((SIDE_OF_NAME[side_name], value))
+    for side_name, entry in value.items():
+        if not isinstance(side_name, str) or side_name not in SIDE_OF_NAME:
+            raise IllegalAction(
+                f"unknown side {excerpt(side_name)} in {key!r}; expected 'A' or 'B'"
+            )
+        if not isinstance(entry, kind):
+            raise IllegalAction(
+                f"{key}[{side_name!r}] must be a {kind.__name__}, got {excerpt(entry)}"
+            )
+        pairs.append((SIDE_OF_NAME[side_name], entry))
     return pairs
 
 
@@ -55,59 +83,70 @@ def _pair(setup: dict[str, Any], key: str) -> list[int] | None:
     """``scores`` / ``bag``: two counts, never negative."""
     if key not in setup:
         return None
-    try:
-        values = [int(v) for v in setup[key]]
-    except (TypeError, ValueError):
-        values = []
-    if len(values) != 2 or min(values) < 0:
-        raise IllegalAction(f"{key} must be two counts ≥ 0 (A, B), got {setup[key]!r}")
+    value = setup[key]
+    if not isinstance(value, list | tuple) or len(value) != 2:
+        raise IllegalAction(f"{key} must be two counts ≥ 0 (A, B), got {excerpt(value)}")
+    values = [_int(v, f"{key} must be two counts (A, B): {key}[{i}]") for i, v in enumerate(value)]
+    if min(values) < 0 or max(values) > MAX_COUNT:
+        raise IllegalAction(f"{key} must be two counts 0–{MAX_COUNT} (A, B), got {values}")
     return values
 
 
 def apply_setup(state: MatchState, setup: dict[str, Any]) -> None:
-    """Overwrite a fresh state's position with ``setup`` (see :func:`scenario`)."""
-    turn = int(setup.get("turn", 1))
+    """Overwrite a fresh state's position with ``setup`` (see :func:`scenario`); the state
+    is changed only once the whole setup is valid."""
+    if not isinstance(setup, dict):
+        raise IllegalAction(f"a setup is a dict, got {excerpt(setup)}")
+    unknown = [key for key in setup if key not in SETUP_KEYS]
+    if unknown:
+        raise IllegalAction(
+            f"unknown scenario keyword {excerpt(unknown[0])}; expected one of {SETUP_KEYS}"
+        )
+    work = state.copy()
+    turn = _int(setup.get("turn", 1), "turn")
     if turn not in TURNS + TIE_BREAK_TURNS:
         raise IllegalAction(f"turn {turn} is outside 1–10")
-    state.turn = turn
-    for side, units in _per_side(setup, "rows"):
+    work.turn = turn
+    for side, units in _per_side(setup, "rows", dict):
         for name, row in units.items():
-            if not 1 <= int(row) <= 8:
+            row = _int(row, f"row of {SIDE_NAMES[side]} {excerpt(name)}")
+            if not FIRST_ROW <= row <= LAST_ROW:
                 raise IllegalAction(f"row {row} of {SIDE_NAMES[side]} {name} is outside 1–8")
-            state.rows[side * UNITS + _unit(name)] = int(row)
+            work.rows[side * UNITS + _unit(name)] = row
     for unit in range(UNITS):
-        if state.rows[unit] >= state.rows[UNITS + unit]:
+        if work.rows[unit] >= work.rows[UNITS + unit]:
             raise IllegalAction("in every lane A's unit must stand below B's (R11)")
-    for side, chars in _per_side(setup, "resilience"):
+    for side, chars in _per_side(setup, "resilience", dict):
         for name, value in chars.items():
-            if not 0 <= int(value) <= MAX_RESILIENCE:
+            value = _int(value, f"Résilience of {SIDE_NAMES[side]} {excerpt(name)}")
+            if not 0 <= value <= MAX_RESILIENCE:
                 raise IllegalAction(f"Résilience {value} is outside 0–{MAX_RESILIENCE}")
-            state.res[side * CHARS + _char(name)] = int(value)
-    for side, letters in _per_side(setup, "spent"):
+            work.res[side * CHARS + _char(name)] = value
+    for side, letters in _per_side(setup, "spent", str):
         for letter in letters.upper():
             if not "A" <= letter <= "Z":
-                raise IllegalAction(f"spent rune {letter!r} is not a letter A–Z")
-            state.spent[side] |= letter_bit(letter)
-    for side, names in _per_side(setup, "ultimes_used"):
+                raise IllegalAction(f"spent rune {excerpt(letter)} is not a letter A–Z")
+            work.spent[side] |= letter_bit(letter)
+    for side, names in _per_side(setup, "ultimes_used", list):
         for name in names:
-            state.ult_used[side] |= 1 << _char(name)
+            work.ult_used[side] |= 1 << _char(name)
     scores = _pair(setup, "scores")
     if scores is not None:
-        state.scores = scores
+        work.scores = scores
     bag = _pair(setup, "bag")
     if bag is not None:
-        draws = (TURNS[-1] if turn in TURNS else TIE_BREAK_TURNS[-1]) - turn + 1
-        if state.rules.weather == "bag" and (max(bag) > 4 or sum(bag) < draws):
-            raise IllegalAction(
-                f"the weather bag (R8) holds at most 4 tokens of each side and needs one "
-                f"per turn left before a reshuffle ({draws} from turn {turn}), got {bag}"
-            )
-        state.bag = bag
-    state.origin = setup
-    state.events = []
-    state.history = []
-    state.phase = START_TURN
-    state._settle()
+        last = TURNS[-1] if turn in TURNS else TIE_BREAK_TURNS[-1]
+        problem = bag_problem(work.rules, bag, last - turn + 1)
+        if problem:
+            raise IllegalAction(problem)
+        work.bag = bag
+    work.origin = setup
+    work.events = []
+    work.history = []
+    work.phase = START_TURN
+    settle(work)
+    for name in StateCore.__slots__:
+        setattr(state, name, getattr(work, name))
 
 
 def scenario(
@@ -120,10 +159,10 @@ def scenario(
 
     Keywords: ``turn``; ``rows={"A": {"surfeur": 5, "navire": 4}, "B": {...}}``;
     ``resilience={"B": {"surfeur": 2}}``; ``spent={"A": "PQ"}``;
-    ``ultimes_used={"A": ["pedalair"]}``; ``scores=[1, 0]``; ``bag=[2, 1]``.
+    ``ultimes_used={"A": ["pedalair"]}``; ``scores=[1, 0]``; ``bag=[2, 1]``. Any other
+    keyword, or a value of the wrong type (``turn=3.7``, ``scores="12"``), raises
+    :class:`~akvo.errors.IllegalAction`.
     """
-    a = preset_team(team_a) if isinstance(team_a, str) else team_a
-    b = preset_team(team_b) if isinstance(team_b, str) else team_b
-    state = MatchState(a, b, rules)
+    state = MatchState(team_of(team_a, "team_a"), team_of(team_b, "team_b"), rules)
     apply_setup(state, setup)
     return state

@@ -8,13 +8,18 @@ Readings beyond RULINGS.md (the simplest reading players would expect):
 
 - Orders are programmed A first, then B; each side's observation hides the other's
   orders until both are revealed (the secret, simultaneous programming of the rulebook).
-- Decision nodes with a single legal action are played automatically (logged, not recorded
-  in :attr:`history`); so is a weather draw when the bag holds one kind of token.
+- Decision nodes with a single legal action are played automatically: not recorded in
+  :attr:`history`, and the choice itself is not logged (its effects are: a forced advance
+  still logs the move); so is a weather draw when the bag holds one kind of token (the draw
+  is logged).
 - A Tirer activation must shoot if a target is in range; ``hold`` exists only when the sole
   targets need Souffle portant, so that an Ultime is never forced. With no target at all
   the shot is lost (a Trident sequence then ends).
-- A Mouvement rune played before a shot is that side's one rune of the resolution (R18).
-  The ship's Advance may use a Mouvement rune of either central mage or a bonus rune.
+- A Mouvement rune played before a shot is that side's one rune of the resolution (R18);
+  variant ``mouvement_rune="separate"`` reads « pendant une même résolution » as starting
+  with the target instead. The ship's Advance may use a Mouvement rune of either central
+  mage or a bonus rune: one for an Avancer/Avancer order (variant
+  ``ship_advance_runes="per_order"``: one per order).
   Per R20 a Mouvement rune is offered only when its extra cell can be moved.
 - Souffle portant may serve any allied shot, the Pédalair's own and chest shots included;
   it is offered only where it shortens the shot (distance ≥ 2) and never changes an
@@ -47,21 +52,33 @@ from fractions import Fraction
 from typing import Any
 
 from akvo.config import DEFAULT_RULES, RulesConfig
-from akvo.errors import IllegalAction
-from akvo.match.actions import orders_text
-from akvo.match.board import CHAR_NAMES, CHARS, PLONGEUR, SIDE_NAMES, UNIT_NAMES, UNITS
+from akvo.errors import IllegalAction, MatchError, excerpt
+from akvo.match import engine, flow, shooting
+from akvo.match.actions import Action, orders_text, parse_action
+from akvo.match.board import (
+    CHAR_NAMES,
+    CHARS,
+    CHEST,
+    PLONGEUR,
+    SIDE_NAMES,
+    UNIT_NAMES,
+    UNITS,
+)
 from akvo.match.chance import (
+    FACE_TEXT,
+    ROLL_FACES,
     die_outcomes,
     parse_roll,
     roll_outcomes,
     sample_roll,
-    weather_outcomes,
 )
-from akvo.match.core import (
+from akvo.match.core import CHANCE, TERMINAL, StateCore
+from akvo.match.log import mage
+from akvo.match.log import unit as unit_label
+from akvo.match.names import character_index, letter_index, side_index, unit_index
+from akvo.match.phases import (
     ACTIVATE,
     ADVANCE,
-    ATTACK_RUNE,
-    CHANCE,
     DEFENCE_RUNE,
     END,
     ORDERS,
@@ -73,19 +90,23 @@ from akvo.match.core import (
     ROULEAU,
     SHIP_ORDER,
     TARGET,
-    TERMINAL,
     TRIDENT,
-    TRIDENT_MORE,
+    TRIDENT_AGAIN,
     WEATHER,
-    teams_from_dict,
+    Phase,
 )
-from akvo.match.log import mage
-from akvo.match.log import unit as unit_label
-from akvo.match.shooting import Shooting
-from akvo.rules import lighthouse_level
-from akvo.teams import Team, preset_team
+from akvo.match.ultimes import ultime_free
+from akvo.match.weather import sample_weather, weather_outcomes
+from akvo.resolution import is_prodige
+from akvo.rules import lighthouse_level, tier_for_turn
+from akvo.teams import Team
 
 __all__ = ["CHANCE", "TERMINAL", "MatchState", "new_match", "replay"]
+
+_DECIDE = engine._DECIDE
+
+#: The version of :meth:`MatchState.to_dict` and :meth:`MatchState.record` (key ``format``).
+FORMAT_VERSION = 1
 
 _SIDE_PROMPTS = {
     ORDERS: "programme ses ordres en secret",
@@ -95,25 +116,49 @@ _SIDE_PROMPTS = {
 _SHOT_PROMPTS = {
     PRE_SHOT: "peut jouer une rune de Mouvement avant de tirer",
     TARGET: "choisit sa cible",
-    ATTACK_RUNE: "peut jouer une rune (attaque)",
     ROULEAU: "peut déclarer Rouleau",
 }
 
 
-class MatchState(Shooting):
+class MatchState(StateCore):
     """A full Akvolition match (see the module docstring for the API and readings)."""
 
     __slots__ = ()
 
-    def __init__(self, team_a: Team, team_b: Team, rules: RulesConfig = DEFAULT_RULES) -> None:
-        super().__init__(team_a, team_b, rules)
-        self._settle()
+    def __init__(
+        self,
+        team_a: Team,
+        team_b: Team,
+        rules: RulesConfig = DEFAULT_RULES,
+        log: bool = True,
+    ) -> None:
+        for name, team in (("team_a", team_a), ("team_b", team_b)):
+            if not isinstance(team, Team):
+                raise MatchError(f"{name} must be an akvo.teams.Team, got {excerpt(team)}")
+        if not isinstance(rules, RulesConfig):
+            raise MatchError(f"rules must be an akvo.config.RulesConfig, got {excerpt(rules)}")
+        if not isinstance(log, bool):
+            raise MatchError(f"log must be True or False, got {excerpt(log)}")
+        super().__init__(team_a, team_b, rules, log)
+        engine.settle(self)
 
     # --- queries ---------------------------------------------------------------------------
     @property
     def current_player(self) -> int:
         """0 (A) or 1 (B) to decide, :data:`CHANCE` at a chance node, :data:`TERMINAL`."""
         return self.player
+
+    @property
+    def tier(self) -> int:
+        return tier_for_turn(self.turn)
+
+    @property
+    def phase_enum(self) -> Phase:
+        """The current :class:`~akvo.match.phases.Phase` (compare with it, not with names)."""
+        return Phase(self.phase)
+
+    def phase_name(self) -> str:
+        return Phase(self.phase).label
 
     def is_terminal(self) -> bool:
         return self.phase == END
@@ -125,31 +170,32 @@ class MatchState(Shooting):
         """The legal decisions of :attr:`current_player` (empty at chance/terminal nodes)."""
         return self.legal
 
+    def parsed_legal_actions(self) -> tuple[Action, ...]:
+        """The legal decisions as value types (:mod:`akvo.match.actions`), in the same order."""
+        return tuple(parse_action(a) for a in self.legal)
+
     def chance_outcomes(self) -> tuple[tuple[str, Fraction], ...]:
         """At a chance node: every outcome with its exact probability (they sum to 1)."""
+        if self.player != CHANCE:
+            return ()
         if self.phase == WEATHER:
-            return weather_outcomes(self.rules.weather, self.bag)
+            return weather_outcomes(self.rules, self.bag)
         if self.phase == ROLL:
-            return roll_outcomes(self._roll_dice_count())
-        if self.phase == REROLL:
-            return die_outcomes()
-        return ()
+            return roll_outcomes(shooting.roll_dice(self))
+        return die_outcomes()
 
     def sample_chance(self, rng: random.Random) -> str:
         """One chance outcome drawn from ``rng`` with the exact probabilities."""
-        if self.phase == ROLL:
-            return sample_roll(rng, self._roll_dice_count())
-        if self.phase == REROLL:
+        if not isinstance(rng, random.Random):
+            raise MatchError(f"rng must be a random.Random, got {excerpt(rng)}")
+        phase = self.phase
+        if self.player != CHANCE:
+            raise self.illegal("sample_chance", "no chance node here")
+        if phase == ROLL:
+            return sample_roll(rng, shooting.roll_dice(self))
+        if phase == REROLL:
             return sample_roll(rng, 1)
-        if self.phase == WEATHER:
-            if self.rules.weather == "coin":
-                return "weather A" if rng.random() < 0.5 else "weather B"
-            return (
-                "weather A"
-                if rng.randrange(self.bag[0] + self.bag[1]) < self.bag[0]
-                else ("weather B")
-            )
-        raise IllegalAction(f"no chance node here (phase {self.phase_name()})")
+        return sample_weather(self.rules, self.bag, rng)
 
     @property
     def result(self) -> str | None:
@@ -158,38 +204,105 @@ class MatchState(Shooting):
             return None
         return "draw" if self.winner == 2 else SIDE_NAMES[self.winner]
 
+    def roll_target(self) -> tuple[int, int]:
+        """(modifier, threshold) of the roll being made or decided (roll, Relance, reroll)."""
+        if self.phase not in (ROLL, RELANCE, REROLL) or self.shot is None:
+            raise self.illegal("roll_target", "no roll is being made")
+        return shooting.roll_target(self)
+
+    def roll_dice(self) -> int:
+        """How many dice the roll being made keeps (R14)."""
+        if self.phase not in (ROLL, RELANCE, REROLL) or self.shot is None:
+            raise self.illegal("roll_dice", "no roll is being made")
+        return shooting.roll_dice(self)
+
+    _roll_dice_count = roll_dice
+
+    def _is_prodige(self, dice: list[int]) -> bool:
+        return is_prodige(dice, self.rules.prodige)
+
+    # --- typed accessors over the compact lists ---------------------------------------------
+    def row(self, side: int | str, unit: int | str) -> int:
+        """Row 1–8 of a unit (``unit`` an index 0–4, a unit name or a character name)."""
+        return self.rows[side_index(side) * UNITS + unit_index(unit)]
+
+    def resilience(self, side: int | str, character: object) -> int:
+        """Résilience 0–3 of a mage (``character`` an index 0–5, a name or a Character)."""
+        return self.res[side_index(side) * CHARS + character_index(character)]
+
+    def is_spent(self, side: int | str, letter: str) -> bool:
+        return bool(self.spent[side_index(side)] >> letter_index(letter) & 1)
+
+    def ultime_free(self, side: int | str, character: object) -> bool:
+        """Whether a mage's Ultime can still be used (not used, or restored by rune U)."""
+        return ultime_free(self, side_index(side), character_index(character))
+
+    def spent_letters(self, side: int | str) -> str:
+        mask = self.spent[side_index(side)]
+        return "".join(chr(65 + i) for i in range(26) if mask >> i & 1)
+
+    def mages_in_enemy_half(self, side: int | str) -> int:
+        return flow.mages_in_enemy_half(self, side_index(side))
+
     # --- applying --------------------------------------------------------------------------
     def apply_action(self, action: str) -> None:
         """Apply a decision or chance outcome in place; illegal ones raise and change nothing."""
         if not isinstance(action, str):
             raise self.illegal(action, "an action is a string such as 'activate navire'")
-        if self.player == TERMINAL:
+        player = self.player
+        if player == TERMINAL:
             raise self.illegal(action, "the match is over")
-        if self.player == CHANCE:
+        if player == CHANCE:
             self._apply_chance(action)
         elif action in self.legal:
             self.history.append(action)
-            self._decide(action)
+            _DECIDE[self.phase](self, action)  # type: ignore[misc]
         else:
             shown = ", ".join(self.legal[:12]) + (", …" if len(self.legal) > 12 else "")
-            raise self.illegal(action, f"side {SIDE_NAMES[self.player]} may play: {shown}")
-        self._settle()
+            raise self.illegal(action, f"side {SIDE_NAMES[player]} may play: {shown}")
+        engine.settle(self)
 
     def _apply_chance(self, action: str) -> None:
-        if self.phase == WEATHER:
-            outcomes = dict(weather_outcomes(self.rules.weather, self.bag))
+        phase = self.phase
+        if phase == WEATHER:
+            outcomes = [a for a, _ in weather_outcomes(self.rules, self.bag)]
             if action not in outcomes:
-                raise self.illegal(action, f"the weather outcome is one of {list(outcomes)}")
+                raise self.illegal(action, f"the weather outcome is one of {outcomes}")
             self.history.append(action)
-            self._weather(0 if action.endswith("A") else 1)
+            flow.weather(self, 0 if action[-1] == "A" else 1)
             return
-        dice = 1 if self.phase == REROLL else self._roll_dice_count()
+        dice = 1 if phase == REROLL else shooting.roll_dice(self)
         faces = parse_roll(action, dice)
         if faces is None:
             example = "roll " + "3" * dice
             raise self.illegal(action, f"expected {dice} die faces 1–6, e.g. {example!r}")
         self.history.append(action)
-        self._shot_chance(faces)
+        if phase == REROLL:
+            shooting.rerolled(self, faces[0])
+        else:
+            shooting.rolled(self, faces)
+
+    def apply_random_chance(self, rng: random.Random) -> str:
+        """Draw a chance outcome from ``rng`` and apply it (the same draw and state as
+        ``apply_action(sample_chance(rng))``, faster); returns the outcome."""
+        if self.player != CHANCE:
+            raise self.illegal("apply_random_chance", "no chance node here")
+        phase = self.phase
+        if phase == WEATHER:
+            action = sample_weather(self.rules, self.bag, rng)
+            self.history.append(action)
+            flow.weather(self, 0 if action[-1] == "A" else 1)
+        else:
+            rand = rng.random
+            dice = shooting.roll_dice(self) if phase == ROLL else 1
+            action = "roll " + "".join([FACE_TEXT[int(rand() * 6)] for _ in range(dice)])
+            self.history.append(action)
+            if phase == ROLL:
+                shooting.rolled(self, list(ROLL_FACES[action]))
+            else:
+                shooting.rerolled(self, ord(action[5]) - 48)
+        engine.settle(self)
+        return action
 
     def child(self, action: str) -> MatchState:
         """A copy with the action applied (the original is untouched)."""
@@ -203,10 +316,11 @@ class MatchState(Shooting):
 
     # --- observation -----------------------------------------------------------------------
     def observation(self, side: int | str) -> dict[str, Any]:
-        """What one side sees: everything but the other side's unrevealed orders."""
-        viewer = side if isinstance(side, int) else SIDE_NAMES.index(side)
+        """What one side sees: everything but the other side's unrevealed orders, with the
+        shot in progress and the weather bag's counts."""
+        viewer = side_index(side)
         revealed = (
-            self.phase != ORDERS and self.orders[0] is not None and (self.orders[1] is not None)
+            self.phase != ORDERS and self.orders[0] is not None and self.orders[1] is not None
         )
         orders: dict[str, str | None] = {}
         for s in (0, 1):
@@ -244,38 +358,78 @@ class MatchState(Shooting):
                 SIDE_NAMES[s]: [UNIT_NAMES[u] for u in range(UNITS) if self.activated[s] >> u & 1]
                 for s in (0, 1)
             },
+            "weather_bag": (
+                {"A": self.bag[0], "B": self.bag[1]} if self.rules.weather == "bag" else None
+            ),
+            "shot": self._shot_observation(),
+            "rules": self.rules.to_dict(),
             "legal_actions": list(self.legal) if self.player == viewer else [],
             "events": list(self.events),
         }
 
-    def spent_letters(self, side: int) -> str:
-        mask = self.spent[side]
-        return "".join(chr(65 + i) for i in range(26) if mask >> i & 1)
+    def _shot_observation(self) -> dict[str, Any] | None:
+        """The resolution in progress: who shoots what, runes, thresholds and dice."""
+        shot = self.shot
+        if shot is None:
+            return None
+        data: dict[str, Any] = {
+            "side": SIDE_NAMES[shot.side],
+            "shooter": CHAR_NAMES[shot.shooter],
+            "target": None,
+            "distance": None,
+            "interception_distance": None,
+            "souffle": shot.souffle,
+            "defender": CHAR_NAMES[shot.defender] if shot.defender >= 0 else None,
+            "attack_rune": shot.att_rune or None,
+            "defence_rune": shot.def_rune or None,
+            "roll": None,
+        }
+        if shot.target >= 0:
+            data["target"] = "chest" if shot.target == CHEST else CHAR_NAMES[shot.target]
+            data["distance"] = shot.distance
+            if shot.target == CHEST:
+                data["interception_distance"] = shot.idist
+        for name, roll in (("attack", shot.attack), ("defence", shot.defence)):
+            data[name] = None if roll is None else roll.to_dict()
+        if self.phase in (ROLL, RELANCE, REROLL):
+            modifier, threshold = shooting.roll_target(self)
+            data["roll"] = {
+                "stage": "attack" if shot.stage == 0 else "defence",
+                "dice_count": shooting.roll_dice(self),
+                "modifier": modifier,
+                "threshold": threshold,
+                "dice": list(shot.dice),
+            }
+        return data
 
     # --- serialization ---------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        return self.core_to_dict()
+        data = self.core_to_dict()
+        data["format"] = FORMAT_VERSION
+        return data
 
     def to_json(self) -> str:
         """The whole state (including log and history) as JSON."""
         return json.dumps(self.to_dict(), ensure_ascii=False, sort_keys=True)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> MatchState:
-        team_a, team_b = teams_from_dict(data)
-        rules = RulesConfig.from_dict(data["rules"])
-        new = cls.__new__(cls)
-        Shooting.__init__(new, team_a, team_b, rules)
-        new.core_from_dict(data)
-        return new
+    def from_dict(cls, data: object) -> MatchState:
+        """A state from :meth:`to_dict`, checked field by field and against the rules
+        (:class:`~akvo.errors.RecordError` names the field at fault)."""
+        from akvo.match.records import load_state
+
+        return load_state(cls, data)
 
     @classmethod
-    def from_json(cls, text: str) -> MatchState:
-        return cls.from_dict(json.loads(text))
+    def from_json(cls, text: object) -> MatchState:
+        from akvo.match.records import parse_json
+
+        return cls.from_dict(parse_json(text))
 
     def record(self) -> dict[str, Any]:
         """A match record: the setup and every recorded action; :func:`replay` rebuilds it."""
         return {
+            "format": FORMAT_VERSION,
             "rules": self.rules.to_dict(),
             "teams": [str(t) for t in self.teams],
             "team_names": [t.name for t in self.teams],
@@ -299,7 +453,7 @@ class MatchState(Shooting):
             return f"{side} {_SIDE_PROMPTS[phase]}."
         if phase == TRIDENT:
             return f"{mage(self.side, PLONGEUR)} peut déclarer Trident."
-        if phase == TRIDENT_MORE:
+        if phase == TRIDENT_AGAIN:
             return f"{mage(self.side, PLONGEUR)} peut tirer encore (Trident)."
         if phase == ADVANCE:
             who = unit_label(self.side, self.unit)
@@ -313,18 +467,26 @@ class MatchState(Shooting):
         if phase == ROLL:
             modifier, threshold = self.roll_target()
             which = "d'attaque" if shot.stage == 0 else "de défense"
-            dice = self._roll_dice_count()
+            dice = shooting.roll_dice(self)
             bonus = f" {modifier:+d}" if modifier else ""
             return f"Jet {which} : {roller} lance {dice} dé(s){bonus}, seuil {threshold}."
         if phase == RELANCE:
             faces = " ".join(map(str, shot.dice))
             return f"{roller} voit ses dés ({faces}) et peut en relancer un."
         if phase == PRODIGE:
-            side_index, char = shot.pending[0]
-            return f"Prodige : {mage(side_index, char)} récupère une rune dépensée."
+            side_index_, char = shot.pending[0]
+            return f"Prodige : {mage(side_index_, char)} récupère une rune dépensée."
         if phase == DEFENCE_RUNE:
             return f"{mage(1 - shot.side, shot.defender)} peut jouer une rune (défense)."
+        if phase == Phase.ATTACK_RUNE:
+            return f"{shooter} peut jouer une rune (attaque)."
         return f"{shooter} {_SHOT_PROMPTS[phase]}."
+
+    def illegal(self, action: object, why: str) -> IllegalAction:
+        return IllegalAction(
+            f"illegal action {excerpt(action)} at turn {self.turn}, phase {self.phase_name()}: "
+            f"{why}"
+        )
 
     def __repr__(self) -> str:
         player = {CHANCE: "chance", TERMINAL: "terminal"}.get(self.player)
@@ -350,21 +512,22 @@ def new_match(
     team_a: Team | str = "perrockiss",
     team_b: Team | str = "fish-tank",
     rules: RulesConfig = DEFAULT_RULES,
+    *,
+    log: bool = True,
 ) -> MatchState:
-    """A match at its first node (turn 1's weather draw). Teams may be preset keys."""
-    a = preset_team(team_a) if isinstance(team_a, str) else team_a
-    b = preset_team(team_b) if isinstance(team_b, str) else team_b
-    return MatchState(a, b, rules)
+    """A match at its first node (turn 1's weather draw). Teams may be preset keys.
+
+    ``log=False`` skips building the French event log (faster simulations); the record,
+    the scores and every decision are the same.
+    """
+    from akvo.match.names import team_of
+
+    return MatchState(team_of(team_a, "team_a"), team_of(team_b, "team_b"), rules, log)
 
 
-def replay(record: dict[str, Any]) -> MatchState:
-    """Rebuild a match from :meth:`MatchState.record` (raises on any illegal action)."""
-    teams = teams_from_dict(record)
-    state = MatchState(teams[0], teams[1], RulesConfig.from_dict(record["rules"]))
-    if record.get("setup"):
-        from akvo.match.scenario import apply_setup
+def replay(record: object, *, log: bool = True) -> MatchState:
+    """Rebuild a match from :meth:`MatchState.record`; :class:`~akvo.errors.RecordError`
+    names the field or the action (by index) at fault."""
+    from akvo.match.records import replay_record
 
-        apply_setup(state, record["setup"])
-    for action in record["actions"]:
-        state.apply_action(action)
-    return state
+    return replay_record(record, log)

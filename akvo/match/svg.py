@@ -6,7 +6,15 @@ from __future__ import annotations
 from html import escape
 from typing import TYPE_CHECKING
 
-from akvo.match.board import CHAR_LABELS, CHARS, SHIP, SIDE_NAMES, UNIT_OF_CHAR, UNITS
+from akvo.match.board import (
+    CHAR_INITIALS,
+    CHAR_LABELS,
+    CHARS,
+    SHIP,
+    SIDE_NAMES,
+    UNIT_OF_CHAR,
+    UNITS,
+)
 from akvo.rules import TIER_NUMERALS, lighthouse_level
 
 if TYPE_CHECKING:
@@ -15,7 +23,6 @@ if TYPE_CHECKING:
 CELL = 44
 MARGIN = 30
 SIDE_COLOURS = ("#1f6fb2", "#c0392b")
-_INITIALS = "PKBLSD"
 
 
 def _y(row: int) -> int:
@@ -72,7 +79,7 @@ def board_svg(state: MatchState) -> str:
                 f'<g class="mage side-{SIDE_NAMES[side]}"><title>{title}</title>'
                 f'<circle cx="{cx}" cy="{cy}" r="14" fill="{colour}"/>'
                 f'<text x="{cx}" y="{cy + 4}" text-anchor="middle" fill="white" '
-                f'font-weight="bold">{SIDE_NAMES[side]}{_INITIALS[char]}</text></g>'
+                f'font-weight="bold">{SIDE_NAMES[side]}{CHAR_INITIALS[char]}</text></g>'
             )
             for pip in range(state.res[side * CHARS + char]):
                 out.append(

@@ -8,13 +8,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from akvo.match.board import CHARS, SIDE_NAMES, UNIT_OF_CHAR, UNITS
+from akvo.match.board import CHAR_INITIALS, CHARS, SIDE_NAMES, UNIT_OF_CHAR, UNITS
 from akvo.rules import TIER_NUMERALS, lighthouse_level
 
 if TYPE_CHECKING:
     from akvo.match.state import MatchState
-
-_INITIALS = "PKBLSD"
 
 
 def board_text(state: MatchState) -> str:
@@ -38,8 +36,8 @@ def board_text(state: MatchState) -> str:
         lines.append(f" {row}   {line}".rstrip())
     lines.append(" 0  " + "[A]   " * 6)
     for side in (0, 1):
-        res = " ".join(f"{_INITIALS[c]}{state.res[side * CHARS + c]}" for c in range(CHARS))
-        used = "".join(_INITIALS[c] for c in range(CHARS) if state.ult_used[side] >> c & 1)
+        res = " ".join(f"{CHAR_INITIALS[c]}{state.res[side * CHARS + c]}" for c in range(CHARS))
+        used = "".join(CHAR_INITIALS[c] for c in range(CHARS) if state.ult_used[side] >> c & 1)
         lines.append(
             f"{SIDE_NAMES[side]} : Résilience {res} · runes dépensées "
             f"{state.spent_letters(side) or '-'} · Ultimes utilisés {used or '-'}"

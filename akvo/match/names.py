@@ -1,0 +1,71 @@
+"""Arguments by name or index, checked: sides, units, characters, rune letters, teams.
+
+Every public function of :mod:`akvo.match` reads its side / unit / character arguments
+through these, so a wrong type or an unknown name raises :class:`~akvo.errors.MatchError`
+naming it (never a bare ``KeyError`` or ``IndexError``).
+"""
+
+from __future__ import annotations
+
+from akvo.errors import AkvoError, MatchError, excerpt
+from akvo.match.board import (
+    CHAR_OF_NAME,
+    CHARS,
+    SIDE_OF_NAME,
+    UNIT_OF_CHAR,
+    UNIT_OF_NAME,
+    UNITS,
+)
+from akvo.rules import LETTERS, Character
+from akvo.teams import Team, preset_team
+
+
+def _index(kind: str, value: object, count: int, names: dict[str, int]) -> int:
+    if isinstance(value, bool):
+        raise MatchError(f"{kind} must be a name or an index, got {excerpt(value)}")
+    if isinstance(value, int):
+        if 0 <= value < count:
+            return value
+        raise MatchError(f"{kind} index {value} is outside 0–{count - 1}")
+    if isinstance(value, str) and value in names:
+        return names[value]
+    choices = ", ".join(names)
+    raise MatchError(f"unknown {kind} {excerpt(value)}; expected one of {choices}")
+
+
+def side_index(side: object) -> int:
+    """0 / 1 or ``"A"`` / ``"B"``."""
+    return _index("side", side, 2, SIDE_OF_NAME)
+
+
+def unit_index(unit: object) -> int:
+    """0–4, a unit name (``navire``) or a character name (``barreur`` is the ship)."""
+    if isinstance(unit, str) and unit in CHAR_OF_NAME:
+        return UNIT_OF_CHAR[CHAR_OF_NAME[unit]]
+    return _index("unit", unit, UNITS, UNIT_OF_NAME)
+
+
+def character_index(character: object) -> int:
+    """0–5, a character name (``surfeur``) or an :class:`akvo.rules.Character`."""
+    if isinstance(character, Character):
+        return character.lane - 1
+    return _index("character", character, CHARS, CHAR_OF_NAME)
+
+
+def letter_index(letter: object) -> int:
+    """A rune letter A–Z as its bit position."""
+    if isinstance(letter, str) and letter in LETTERS:
+        return ord(letter) - 65
+    raise MatchError(f"a rune letter is one of A–Z, got {excerpt(letter)}")
+
+
+def team_of(team: object, name: str) -> Team:
+    """A :class:`~akvo.teams.Team`, or a preset key turned into one."""
+    if isinstance(team, Team):
+        return team
+    if isinstance(team, str):
+        try:
+            return preset_team(team)
+        except AkvoError as error:
+            raise MatchError(f"{name}: {error}") from None
+    raise MatchError(f"{name} must be a preset key or a Team, got {excerpt(team)}")
