@@ -20,10 +20,8 @@ from akvo.match.board import (
     CHAR_NAMES,
     CHARS,
     FORWARD,
-    KITESURFEUR,
     LANE_OF_CHAR,
     MAX_RANGE,
-    PEDALAIR,
     PLONGEUR,
     SIDE_NAMES,
     UNIT_OF_CHAR,
@@ -31,10 +29,13 @@ from akvo.match.board import (
     chest_distance,
     mage_distance,
 )
-from akvo.match.core import EFFECT_EGIDE, EFFECT_TOURBILLON, EFFECT_VIGIE, TARGET
+from akvo.match.flow import room_ahead
+from akvo.match.phases import TARGET
 from akvo.match.roster import BONUS, MOUVEMENT
 from akvo.match.state import MatchState
-from akvo.shots import MAX_SOUFFLE_DISTANCE, SOUFFLE_REDUCTION, ShotOdds, Side, shot
+from akvo.match.ultimes import egide_on, souffle_available, tourbillon_on, vigie_on
+from akvo.resolution import MAX_SOUFFLE_DISTANCE, souffle_helps
+from akvo.shots import ShotOdds, Side, shot
 
 
 class PreviewError(AkvoError):
@@ -85,7 +86,7 @@ def _check(state: object, side: object, character: object) -> tuple[MatchState, 
 def _advance_rows(state: MatchState, side: int, character: int) -> tuple[int, ...]:
     """R10: the order's one step, then one more with a playable Mouvement rune (R20)."""
     unit = UNIT_OF_CHAR[character]
-    room = state.room_ahead(side, unit)
+    room = room_ahead(state, side, unit)
     row = state.rows[side * UNITS + unit]
     holders = (character, BONUS)
     has_rune = bool(state.rosters[side].playable(state.spent[side], holders, 1 << MOUVEMENT))
@@ -94,20 +95,18 @@ def _advance_rows(state: MatchState, side: int, character: int) -> tuple[int, ..
 
 
 def _attacker(state: MatchState, side: int, character: int, souffle: bool) -> Side:
-    effects = state.effects[side]
     return Side(
-        vigie=bool(effects & EFFECT_VIGIE),
-        tourbillon=character == KITESURFEUR and bool(effects & EFFECT_TOURBILLON),
+        vigie=vigie_on(state, side),
+        tourbillon=tourbillon_on(state, side, character),
         souffle=souffle,
     )
 
 
 def _defender(state: MatchState, side: int, character: int) -> Side:
-    effects = state.effects[side]
     return Side(
-        resilience=state.res[side * CHARS + character],
-        egide=bool(effects & EFFECT_EGIDE),
-        tourbillon=character == KITESURFEUR and bool(effects & EFFECT_TOURBILLON),
+        resilience=state.resilience(side, character),
+        egide=egide_on(state, side),
+        tourbillon=tourbillon_on(state, side, character),
     )
 
 
@@ -117,14 +116,14 @@ def unit_preview(state: MatchState, side: int, character: int) -> UnitPreview:
     other = 1 - side
     row = state.rows[side * UNITS + UNIT_OF_CHAR[character]]
     lane = LANE_OF_CHAR[character]
-    souffle_free = not state.ult_used[side] & 1 << PEDALAIR
+    souffle_free = souffle_available(state, side)
     rules = state.rules
     targets: list[TargetPreview] = []
     boosted: list[TargetPreview] = []
 
     def add(name: str, distance: int, kind: str, defender: int, idist: int | None) -> None:
         for souffle in (False, True):
-            if souffle and not (souffle_free and distance >= SOUFFLE_REDUCTION):
+            if souffle and not (souffle_free and souffle_helps(distance)):
                 continue  # Souffle portant is offered only where it shortens the shot
             if distance > (MAX_SOUFFLE_DISTANCE if souffle else MAX_RANGE):
                 continue
