@@ -202,7 +202,7 @@ class StateCore:
         self.teams = (team_a, team_b)
         self.rosters: tuple[Roster, Roster] = (roster(team_a, rules), roster(team_b, rules))
         self.turn = 1
-        self.phase: Phase = START_TURN
+        self.phase: int = START_TURN
         self.player = CHANCE
         self.rows = [START_ROW[0]] * UNITS + [START_ROW[1]] * UNITS  # rows[side * 5 + unit]
         self.res = [0] * (2 * CHARS)  # Résilience, res[side * 6 + character]
