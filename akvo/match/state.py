@@ -341,11 +341,10 @@ class MatchState(StateCore):
             "favoured": SIDE_NAMES[self.favoured] if self.favoured >= 0 else None,
             "scores": list(self.scores),
             "rows": {
-                SIDE_NAMES[s]: {UNIT_NAMES[u]: self.rows[s * UNITS + u] for u in range(UNITS)}
-                for s in (0, 1)
+                SIDE_NAMES[s]: {UNIT_NAMES[u]: self.row(s, u) for u in range(UNITS)} for s in (0, 1)
             },
             "resilience": {
-                SIDE_NAMES[s]: {CHAR_NAMES[c]: self.res[s * CHARS + c] for c in range(CHARS)}
+                SIDE_NAMES[s]: {CHAR_NAMES[c]: self.resilience(s, c) for c in range(CHARS)}
                 for s in (0, 1)
             },
             "spent_runes": {SIDE_NAMES[s]: self.spent_letters(s) for s in (0, 1)},
