@@ -52,7 +52,7 @@ from fractions import Fraction
 from typing import Any
 
 from akvo.config import DEFAULT_RULES, RulesConfig
-from akvo.errors import IllegalAction, MatchError, excerpt
+from akvo.errors import IllegalAction, MatchError, excerpt, require_instance
 from akvo.match import engine, flow, shooting
 from akvo.match.actions import Action, orders_text, parse_action
 from akvo.match.board import (
@@ -132,13 +132,10 @@ class MatchState(StateCore):
         rules: RulesConfig = DEFAULT_RULES,
         log: bool = True,
     ) -> None:
-        for name, team in (("team_a", team_a), ("team_b", team_b)):
-            if not isinstance(team, Team):
-                raise MatchError(f"{name} must be an akvo.teams.Team, got {excerpt(team)}")
-        if not isinstance(rules, RulesConfig):
-            raise MatchError(f"rules must be an akvo.config.RulesConfig, got {excerpt(rules)}")
-        if not isinstance(log, bool):
-            raise MatchError(f"log must be True or False, got {excerpt(log)}")
+        require_instance("team_a", team_a, Team, MatchError)
+        require_instance("team_b", team_b, Team, MatchError)
+        require_instance("rules", rules, RulesConfig, MatchError)
+        require_instance("log", log, bool, MatchError)
         super().__init__(team_a, team_b, rules, log)
         engine.settle(self)
 
