@@ -1,5 +1,9 @@
 """The engine's own error types: every bad input raises a subclass of :class:`AkvoError`."""
 
+from typing import TypeVar
+
+T = TypeVar("T")
+
 
 class AkvoError(ValueError):
     """Base of every error the engine raises on bad input."""
@@ -29,6 +33,13 @@ def require_int(name: str, value: object, error: type[AkvoError]) -> int:
     """``value`` if it is a true integer (``bool`` is not), else ``error`` naming ``name``."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise error(f"{name} must be an integer, got {excerpt(value)}")
+    return value
+
+
+def require_instance(name: str, value: object, kind: type[T], error: type[AkvoError]) -> T:
+    """``value`` if it is a ``kind``, else ``error`` naming ``name``."""
+    if not isinstance(value, kind):
+        raise error(f"{name} must be a {kind.__name__}, got {excerpt(value)}")
     return value
 
 

@@ -65,6 +65,7 @@ __all__ = [
     "attack_modifier",
     "defence_dice",
     "defence_modifier",
+    "dice_after",
     "is_critical",
     "is_prodige",
     "prodige_possible",
@@ -72,26 +73,22 @@ __all__ = [
 ]
 
 
-def attack_dice(defender_confusion: bool, target_tourbillon: bool) -> int:
-    """Dice of the attack roll: the defender's Confusion and a targeted Kitesurfeur's
-    Tourbillon each remove one (R14, R20, R24)."""
+def dice_after(opponent_confusion: bool, opponent_tourbillon: bool) -> int:
+    """Dice of a roll: the opponent's Confusion and the opponent Kitesurfeur's Tourbillon
+    each remove one (R14, R20, R24), down to one die."""
     dice = (
         DEFAULT_DICE
-        - CONFUSION_PENALTY * defender_confusion
-        - TOURBILLON_PENALTY * target_tourbillon
+        - CONFUSION_PENALTY * opponent_confusion
+        - TOURBILLON_PENALTY * opponent_tourbillon
     )
     return dice if dice > MIN_DICE else MIN_DICE
 
 
-def defence_dice(attacker_confusion: bool, shooter_tourbillon: bool) -> int:
-    """Dice of the defence or interception roll: the attacker's Confusion and a shooting
-    Kitesurfeur's Tourbillon each remove one (R14, R20, R24)."""
-    dice = (
-        DEFAULT_DICE
-        - CONFUSION_PENALTY * attacker_confusion
-        - TOURBILLON_PENALTY * shooter_tourbillon
-    )
-    return dice if dice > MIN_DICE else MIN_DICE
+#: The attack roll: the defender's Confusion, a targeted Kitesurfeur's Tourbillon.
+attack_dice = dice_after
+#: The defence or interception roll: the attacker's Confusion, a shooting Kitesurfeur's
+#: Tourbillon.
+defence_dice = dice_after
 
 
 def attack_modifier(attaque: bool, vigie: bool) -> int:

@@ -41,7 +41,7 @@ from typing import Literal, get_args
 
 from akvo.config import DEFAULT_RULES, RulesConfig
 from akvo.dice import ProdigeRule, RollOdds, roll
-from akvo.errors import ShotError, require_int
+from akvo.errors import ShotError, require_instance, require_int
 from akvo.resolution import (
     MAX_SOUFFLE_DISTANCE as MAX_SOUFFLE_DISTANCE,
 )
@@ -181,12 +181,9 @@ def _interception(distance: object) -> int | None:
 
 
 def _check_sides(attack: object, defence: object, rules: object) -> tuple[Side, Side, RulesConfig]:
-    if not isinstance(attack, Side):
-        raise ShotError(f"attack must be a Side, got {type(attack).__name__}")
-    if not isinstance(defence, Side):
-        raise ShotError(f"defence must be a Side, got {type(defence).__name__}")
-    if not isinstance(rules, RulesConfig):
-        raise ShotError(f"rules must be a RulesConfig, got {type(rules).__name__}")
+    attack = require_instance("attack", attack, Side, ShotError)
+    defence = require_instance("defence", defence, Side, ShotError)
+    rules = require_instance("rules", rules, RulesConfig, ShotError)
     if attack.rune not in ATTACK_RUNES:
         raise ShotError(f"the attacking side cannot play {attack.rune!r} (R20)")
     if defence.rune not in DEFENCE_RUNES:

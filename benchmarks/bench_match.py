@@ -5,8 +5,9 @@ Run: ``taskset -c 0 .venv/bin/python benchmarks/bench_match.py [--matches N] [--
 Each match is ``play_match(seed)``: two seeded random bots, chance from one seeded generator.
 The old engine is extracted with ``git archive`` into a temporary folder and timed in a
 subprocess with that folder first on ``PYTHONPATH``; the engines alternate, repeat after
-repeat, so that both see the same machine load. Writes benchmarks/results/match.md (not
-with ``--profile`` or ``--no-record``).
+repeat, so that both see the same machine load, and each is timed in CPU time
+(``time.process_time``), which other processes on a shared machine disturb far less.
+Writes benchmarks/results/match.md (not with ``--profile`` or ``--no-record``).
 """
 
 from __future__ import annotations
@@ -43,10 +44,10 @@ for seed in range(20):
     play_match(seed, **kwargs)
 rates = []
 for repeat in range(repeats):
-    begin = time.perf_counter()
+    begin = time.process_time()
     for seed in range(repeat * matches, (repeat + 1) * matches):
         play_match(seed, **kwargs)
-    rates.append(matches / (time.perf_counter() - begin))
+    rates.append(matches / (time.process_time() - begin))
 print(json.dumps(rates))
 """
 
@@ -115,10 +116,10 @@ def main() -> None:
             rates["new"].append(timed(ROOT, args.matches, True))
             rates["new_nolog"].append(timed(ROOT, args.matches, False))
     copies = args.matches // 5
-    begin = time.perf_counter()
+    begin = time.process_time()
     for seed in range(copies):
         play_by_copies(seed)
-    copy_rate = copies / (time.perf_counter() - begin)
+    copy_rate = copies / (time.process_time() - begin)
     actions = statistics.mean(len(play_match(s).history) for s in range(100))
     lines = report(args.matches, args.repeats, rates, actions, copies, copy_rate)
     print("\n".join(lines))
@@ -149,7 +150,7 @@ def report(
         + (" (pinned to one core with `taskset -c 0`)" if pinned else "")
         + f", on {platform.machine()} with {os.cpu_count()} cores, Python "
         f"{platform.python_version()}; load average {load:.1f} at the end of the run (other "
-        "processes may share the machine: the engines alternate so that they share the load; "
+        "processes may share the machine: the engines alternate and are timed in CPU time; "
         "compare the ratios, and treat the absolute numbers as a floor).",
         "",
         "Each match: `akvo.match.play_match(seed)` — Perrockiss against Fish Tank, default rules,",

@@ -21,6 +21,7 @@ from akvo.config import RulesConfig
 from akvo.errors import AkvoError, IllegalAction, MatchError, RecordError, RulesError
 from akvo.match import MatchState, new_match, play_match, r15_relance, replay, scenario
 from akvo.match.actions import parse_action
+from akvo.match.core import INT_FIELDS, LIST_FIELDS, Shot
 from tests.match.helpers import play_random
 
 MAX_MESSAGE = 400  # an error message never echoes more than a short excerpt of the input
@@ -44,20 +45,7 @@ MID_SHOT = _mid_shot().to_dict()
 MID_MATCH = _mid_match().to_dict()
 assert MID_SHOT["shot"] is not None
 
-INT_FIELDS = ("turn", "phase", "player", "favoured", "side", "unit", "shots_done", "winner")
 BAD_INTS: tuple[object, ...] = (None, "1", 1.5, True, [], 10**9, -(10**9))
-LIST_FIELDS = (
-    "rows",
-    "res",
-    "spent",
-    "ult_used",
-    "ult_uses",
-    "effects",
-    "bag",
-    "activated",
-    "scores",
-    "runes_spent_count",
-)
 
 
 def _bad_lists(length: int) -> tuple[object, ...]:
@@ -79,27 +67,7 @@ STRING_FIELDS = ("reason", "last_outcome")
 BAD_STRINGS: tuple[object, ...] = (None, 5, "bogus", "x" * 10_000)
 STRING_LIST_FIELDS = ("events", "history", "legal")
 BAD_STRING_LISTS: tuple[object, ...] = (None, "abc", [1], [None], {"a": 1})
-SHOT_FIELDS = (
-    "att_cat",
-    "att_rune",
-    "attack",
-    "def_cat",
-    "def_rune",
-    "defence",
-    "defender",
-    "dice",
-    "distance",
-    "idist",
-    "outcome",
-    "pending",
-    "relanced",
-    "rouleau",
-    "shooter",
-    "side",
-    "souffle",
-    "stage",
-    "target",
-)
+SHOT_FIELDS = Shot.__slots__
 BAD_SHOT_VALUES: tuple[object, ...] = ("x", 10**6, [[]])
 
 # (description, base state dict, field, bad value or a mutation, words the error must name)

@@ -143,7 +143,7 @@ class Shot:
 
 
 # Serialized plain-list fields of the state, in a fixed order.
-_LIST_FIELDS = (
+LIST_FIELDS = (
     "rows",
     "res",
     "spent",
@@ -155,7 +155,7 @@ _LIST_FIELDS = (
     "scores",
     "runes_spent_count",
 )
-_INT_FIELDS = ("turn", "phase", "player", "favoured", "side", "unit", "shots_done", "winner")
+INT_FIELDS = ("turn", "phase", "player", "favoured", "side", "unit", "shots_done", "winner")
 
 
 class StateCore:
@@ -202,7 +202,7 @@ class StateCore:
         self.teams = (team_a, team_b)
         self.rosters: tuple[Roster, Roster] = (roster(team_a, rules), roster(team_b, rules))
         self.turn = 1
-        self.phase: Phase = START_TURN
+        self.phase: int = START_TURN
         self.player = CHANCE
         self.rows = [START_ROW[0]] * UNITS + [START_ROW[1]] * UNITS  # rows[side * 5 + unit]
         self.res = [0] * (2 * CHARS)  # Résilience, res[side * 6 + character]
@@ -272,9 +272,9 @@ class StateCore:
             "teams": [str(t) for t in self.teams],
             "team_names": [t.name for t in self.teams],
         }
-        for name in _INT_FIELDS:
+        for name in INT_FIELDS:
             data[name] = getattr(self, name)
-        for name in _LIST_FIELDS:
+        for name in LIST_FIELDS:
             data[name] = list(getattr(self, name))
         data["orders"] = [list(o) if o is not None else None for o in self.orders]
         data["tasks"] = [list(t) for t in self.tasks]
@@ -290,9 +290,9 @@ class StateCore:
         return data
 
     def core_from_dict(self, data: dict[str, Any]) -> None:
-        for name in _INT_FIELDS:
+        for name in INT_FIELDS:
             setattr(self, name, int(data[name]))
-        for name in _LIST_FIELDS:
+        for name in LIST_FIELDS:
             setattr(self, name, [int(v) for v in data[name]])
         self.orders = [tuple(o) if o is not None else None for o in data["orders"]]
         self.tasks = [(t[0], t[1]) for t in data["tasks"]]

@@ -51,9 +51,7 @@ from akvo.match.phases import (
     ACTIVATE,
     ADVANCE,
     END,
-    END_ACTIVATION,
     END_TURN,
-    NEXT_TASK,
     ORDERS,
     PRE_SHOT,
     SHIP_ORDER,
@@ -164,17 +162,17 @@ def decide_activation(s: StateCore, action: str) -> None:
         if order == SHIP_AA:  # Avancer/Avancer: 2 cells, one Mouvement rune or one per order
             one = s.rules.ship_advance_runes == "one"
             s.tasks = [(TASK_ADVANCE, 2)] if one else [(TASK_ADVANCE, 1), (TASK_ADVANCE, 1)]
-            s.phase = NEXT_TASK
+            next_task(s)
         else:
             s.phase = SHIP_ORDER
     elif order == ADVANCE_ORDER:
         s.tasks = [(TASK_ADVANCE, 1)]
-        s.phase = NEXT_TASK
+        next_task(s)
     elif trident_offered(s, side, unit):
         s.phase = TRIDENT
     else:
         s.tasks = [(TASK_SHOT, CHARS_OF_UNIT[unit][0])]
-        s.phase = NEXT_TASK
+        next_task(s)
 
 
 # --- the ship's double token ---------------------------------------------------------------
@@ -197,7 +195,7 @@ def decide_ship_order(s: StateCore, action: str) -> None:
         shooter = BARREUR if orders[SHIP] == SHIP_AT_B else LANCEUR
         move, shot = (TASK_ADVANCE, 1), (TASK_SHOT, shooter)
         s.tasks = [move, shot] if action == MOVE_FIRST else [shot, move]
-    s.phase = NEXT_TASK
+    next_task(s)
 
 
 # --- Trident's declaration (the Ultime itself: akvo.match.ultimes) -------------------------
@@ -209,13 +207,15 @@ def decide_trident(s: StateCore, action: str) -> None:
     s.tasks = [(TASK_SHOT, PLONGEUR)]
     if action == TRIDENT_ACTION:
         declare_trident(s, s.side)
-    s.phase = NEXT_TASK
+    next_task(s)
 
 
 # --- tasks of an activation ----------------------------------------------------------------
 def next_task(s: StateCore) -> None:
+    """Start the activation's next task, or end the activation (called directly by the
+    decision that finishes a task: a cheaper step than a pass through the settle loop)."""
     if not s.tasks:
-        s.phase = END_ACTIVATION
+        end_activation(s)
         return
     kind, arg = s.tasks[0]
     if kind == TASK_ADVANCE:
@@ -267,7 +267,7 @@ def decide_advance(s: StateCore, action: str) -> None:
             add_event(s, f"{who} avance de {log.cells(moved)} sur {cells} (ligne {after}), bloqué.")
         else:
             add_event(s, f"{who} est bloqué et reste ligne {before}.")
-    s.phase = NEXT_TASK
+    next_task(s)
 
 
 def spend(s: StateCore, side: int, letter: str) -> None:

@@ -216,7 +216,7 @@ def _fill(state: StateCore, data: dict[str, Any]) -> None:
     phase = _int(_field(data, "phase", what), "phase", 0, max(Phase))
     if phase not in RESTING:
         raise RecordError(f"phase = {phase} is not a phase a match can rest in")
-    state.phase = Phase(phase)
+    state.phase = phase
     state.player = _int(_field(data, "player", what), "player", TERMINAL, 1)
     state.favoured = _int(_field(data, "favoured", what), "favoured", -1, 1)
     state.side = _int(_field(data, "side", what), "side", -1, 1)

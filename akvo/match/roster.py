@@ -13,16 +13,10 @@ from akvo.config import RulesConfig
 from akvo.rules import CHARACTERS, RuneCategory
 from akvo.teams import Team
 
-ATTAQUE, DEFENSE, CONFUSION, RELANCE, MOUVEMENT, ULTIME = range(6)
-CATEGORY_OF = {
-    RuneCategory.ATTAQUE: ATTAQUE,
-    RuneCategory.DEFENSE: DEFENSE,
-    RuneCategory.CONFUSION: CONFUSION,
-    RuneCategory.RELANCE: RELANCE,
-    RuneCategory.MOUVEMENT: MOUVEMENT,
-    RuneCategory.ULTIME: ULTIME,
-}
-CATEGORY_LABELS = ("Attaque", "Défense", "Confusion", "Relance", "Mouvement", "Ultime")
+# Categories as bit positions, in akvo.rules.RuneCategory's order.
+ATTAQUE, DEFENSE, CONFUSION, RELANCE, MOUVEMENT, ULTIME = range(len(RuneCategory))
+CATEGORY_OF = {category: index for index, category in enumerate(RuneCategory)}
+CATEGORY_LABELS = tuple(category.label for category in RuneCategory)
 BONUS = 6
 MEMO_LIMIT = 100_000
 RUNE_U = "U"

@@ -36,13 +36,12 @@ from akvo.match.actions import (
 from akvo.match.actions import ROULEAU as ROULEAU_ACTION
 from akvo.match.board import CHAR_NAMES, CHARS, CHEST, PLONGEUR, UNIT_OF_CHAR, UNITS, chest_distance
 from akvo.match.core import TASK_SHOT, Roll, Shot, StateCore
-from akvo.match.flow import add_event, advance_unit, room_ahead, spend
+from akvo.match.flow import add_event, advance_unit, next_task, room_ahead, spend
 from akvo.match.outcome import resolve
 from akvo.match.phases import (
     AFTER_SHOT,
     ATTACK_RUNE,
     DEFENCE_RUNE,
-    NEXT_TASK,
     PRODIGE,
     RELANCE,
     REROLL,
@@ -189,7 +188,7 @@ def legal_target(s: StateCore) -> tuple[str, ...]:
 def drop_shot(s: StateCore) -> None:
     s.shot = None
     s.trident = False
-    s.phase = NEXT_TASK
+    next_task(s)
 
 
 def decide_target(s: StateCore, action: str) -> None:
@@ -383,7 +382,10 @@ def after_shot(s: StateCore) -> None:
         s.phase = ROULEAU
         return
     s.shot = None
-    s.phase = TRIDENT_AGAIN if trident_continues(s) else NEXT_TASK
+    if trident_continues(s):
+        s.phase = TRIDENT_AGAIN
+    else:
+        next_task(s)
 
 
 def legal_prodige(s: StateCore) -> tuple[str, ...]:
@@ -424,4 +426,4 @@ def decide_trident_again(s: StateCore, action: str) -> None:
         s.tasks.insert(0, (TASK_SHOT, PLONGEUR))
     else:
         s.trident = False
-    s.phase = NEXT_TASK
+    next_task(s)

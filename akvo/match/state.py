@@ -52,7 +52,7 @@ from fractions import Fraction
 from typing import Any
 
 from akvo.config import DEFAULT_RULES, RulesConfig
-from akvo.errors import IllegalAction, MatchError, excerpt
+from akvo.errors import IllegalAction, MatchError, excerpt, require_instance
 from akvo.match import engine, flow, shooting
 from akvo.match.actions import Action, orders_text, parse_action
 from akvo.match.board import (
@@ -132,13 +132,10 @@ class MatchState(StateCore):
         rules: RulesConfig = DEFAULT_RULES,
         log: bool = True,
     ) -> None:
-        for name, team in (("team_a", team_a), ("team_b", team_b)):
-            if not isinstance(team, Team):
-                raise MatchError(f"{name} must be an akvo.teams.Team, got {excerpt(team)}")
-        if not isinstance(rules, RulesConfig):
-            raise MatchError(f"rules must be an akvo.config.RulesConfig, got {excerpt(rules)}")
-        if not isinstance(log, bool):
-            raise MatchError(f"log must be True or False, got {excerpt(log)}")
+        require_instance("team_a", team_a, Team, MatchError)
+        require_instance("team_b", team_b, Team, MatchError)
+        require_instance("rules", rules, RulesConfig, MatchError)
+        require_instance("log", log, bool, MatchError)
         super().__init__(team_a, team_b, rules, log)
         engine.settle(self)
 
@@ -341,11 +338,10 @@ class MatchState(StateCore):
             "favoured": SIDE_NAMES[self.favoured] if self.favoured >= 0 else None,
             "scores": list(self.scores),
             "rows": {
-                SIDE_NAMES[s]: {UNIT_NAMES[u]: self.rows[s * UNITS + u] for u in range(UNITS)}
-                for s in (0, 1)
+                SIDE_NAMES[s]: {UNIT_NAMES[u]: self.row(s, u) for u in range(UNITS)} for s in (0, 1)
             },
             "resilience": {
-                SIDE_NAMES[s]: {CHAR_NAMES[c]: self.res[s * CHARS + c] for c in range(CHARS)}
+                SIDE_NAMES[s]: {CHAR_NAMES[c]: self.resilience(s, c) for c in range(CHARS)}
                 for s in (0, 1)
             },
             "spent_runes": {SIDE_NAMES[s]: self.spent_letters(s) for s in (0, 1)},

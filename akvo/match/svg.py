@@ -64,7 +64,7 @@ def board_svg(state: MatchState) -> str:
     for side in (0, 1):
         colour = SIDE_COLOURS[side]
         for unit in range(UNITS):
-            row = state.rows[side * UNITS + unit]
+            row = state.row(side, unit)
             if unit == SHIP:
                 out.append(
                     f'<rect class="ship" x="{_x(3) + 3}" y="{_y(row) + 3}" width="{2 * CELL - 6}" '
@@ -72,7 +72,7 @@ def board_svg(state: MatchState) -> str:
                     'stroke-width="3"/>'
                 )
         for char in range(CHARS):
-            row = state.rows[side * UNITS + UNIT_OF_CHAR[char]]
+            row = state.row(side, UNIT_OF_CHAR[char])
             cx, cy = _x(char + 1) + CELL // 2, _y(row) + CELL // 2
             title = escape(f"{CHAR_LABELS[char]} de {SIDE_NAMES[side]}")
             out.append(
@@ -81,7 +81,7 @@ def board_svg(state: MatchState) -> str:
                 f'<text x="{cx}" y="{cy + 4}" text-anchor="middle" fill="white" '
                 f'font-weight="bold">{SIDE_NAMES[side]}{CHAR_INITIALS[char]}</text></g>'
             )
-            for pip in range(state.res[side * CHARS + char]):
+            for pip in range(state.resilience(side, char)):
                 out.append(
                     f'<circle class="resilience" cx="{cx - 12 + pip * 8}" cy="{cy + 18}" '
                     'r="3" fill="#f1c40f" stroke="#333" stroke-width="0.5"/>'

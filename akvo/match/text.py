@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from akvo.match.board import CHAR_INITIALS, CHARS, SIDE_NAMES, UNIT_OF_CHAR, UNITS
+from akvo.match.board import CHAR_INITIALS, CHARS, SIDE_NAMES, UNIT_OF_CHAR
 from akvo.rules import TIER_NUMERALS, lighthouse_level
 
 if TYPE_CHECKING:
@@ -19,8 +19,8 @@ def board_text(state: MatchState) -> str:
     cells: dict[tuple[int, int], str] = {}
     for side in (0, 1):
         for char in range(CHARS):
-            row = state.rows[side * UNITS + UNIT_OF_CHAR[char]]
-            marks = "'" * state.res[side * CHARS + char]
+            row = state.row(side, UNIT_OF_CHAR[char])
+            marks = "'" * state.resilience(side, char)
             cells[(row, char + 1)] = f"{SIDE_NAMES[side]}{char + 1}{marks}"
     favoured = SIDE_NAMES[state.favoured] if state.favoured >= 0 else "-"
     player = {-1: "hasard", -2: "fin"}.get(state.player) or SIDE_NAMES[state.player]
@@ -36,7 +36,7 @@ def board_text(state: MatchState) -> str:
         lines.append(f" {row}   {line}".rstrip())
     lines.append(" 0  " + "[A]   " * 6)
     for side in (0, 1):
-        res = " ".join(f"{CHAR_INITIALS[c]}{state.res[side * CHARS + c]}" for c in range(CHARS))
+        res = " ".join(f"{CHAR_INITIALS[c]}{state.resilience(side, c)}" for c in range(CHARS))
         used = "".join(CHAR_INITIALS[c] for c in range(CHARS) if state.ult_used[side] >> c & 1)
         lines.append(
             f"{SIDE_NAMES[side]} : Résilience {res} · runes dépensées "

@@ -24,16 +24,12 @@ import pytest
 
 from akvo.config import RulesConfig
 from akvo.match import MatchState, replay
-from akvo.match.board import CHAR_OF_NAME, CHARS, SIDE_OF_NAME, UNIT_OF_CHAR, UNIT_OF_NAME, UNITS
+from akvo.match.phases import PHASE_OF_LABEL
 from akvo.match.scenario import scenario
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 FILES = sorted(GOLDEN.glob("*.txt"))
 PLAYERS = {"A": 0, "B": 1, "chance": -1, "terminal": -2}
-
-
-def _unit(name: str) -> int:
-    return UNIT_OF_NAME[name] if name in UNIT_OF_NAME else UNIT_OF_CHAR[CHAR_OF_NAME[name]]
 
 
 def run_golden(path: Path) -> MatchState:
@@ -82,22 +78,22 @@ def run_golden(path: Path) -> MatchState:
             cursor = found[0] + 1
         elif command == "row":
             side, unit, row = words
-            got = state.rows[SIDE_OF_NAME[side] * UNITS + _unit(unit)]
+            got = state.row(side, unit)
             assert got == int(row), f"{where}: got {got}"
         elif command == "res":
             side, char, value = words
-            got = state.res[SIDE_OF_NAME[side] * CHARS + CHAR_OF_NAME[char]]
+            got = state.resilience(side, char)
             assert got == int(value), f"{where}: got {got}"
         elif command == "score":
             assert state.scores == [int(words[0]), int(words[1])], f"{where}: {state.scores}"
         elif command == "player":
             assert state.current_player == PLAYERS[rest], f"{where}: {state.current_player}"
         elif command == "phase":
-            assert state.phase_name() == rest, f"{where}: got {state.phase_name()}"
+            assert state.phase_enum is PHASE_OF_LABEL[rest], f"{where}: got {state.phase_name()}"
         elif command == "turn":
             assert state.turn == int(rest), f"{where}: got {state.turn}"
         elif command == "spent":
-            got = state.spent_letters(SIDE_OF_NAME[words[0]])
+            got = state.spent_letters(words[0])
             assert got == (words[1] if len(words) > 1 else ""), f"{where}: got {got}"
         elif command == "result":
             assert (state.result, state.reason) == (words[0], words[1]), (
