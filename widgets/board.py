@@ -110,7 +110,7 @@ def status_html(state: MatchState) -> str:
         used = [ULTIME_NAMES[c] for c in range(CHARS) if state.ult_used[side] >> c & 1]
         items.append(
             f'<li data-side="{SIDE_NAMES[side]}"><b>{SIDE_NAMES[side]}</b>{team} : '
-            f"runes dépensées {spent} ; Ultimes utilisés : {', '.join(used) or 'aucun'}</li>"
+            f"runes dépensées : {spent} ; Ultimes utilisés : {', '.join(used) or 'aucun'}</li>"
         )
     lines.append(f'<ul class="akvo-board-sides">{"".join(items)}</ul>')
     return _typography("".join(lines))

@@ -15,8 +15,10 @@ from playwright.sync_api import Page, expect
 
 from akvo.match.board import CHAR_NAMES
 from akvo.match.preview import unit_preview
+from akvo.shots import Side, shot_on_mage
 from akvo_widgets.board_svg import odds_text
 from akvo_widgets.examples import shooter_on_board
+from akvo_widgets.formatting import percent
 from tests.browser.test_site import WAIT, open_page
 
 PAGE = "tir-sur-un-mage.ipynb"
@@ -90,3 +92,22 @@ def test_board_fits_a_phone(page: Page, base_url: str) -> None:
     assert box is not None and 200 < box["width"] <= 390
     overflow = page.evaluate("() => document.documentElement.scrollWidth")
     assert overflow <= 390
+
+
+def test_shot_distance_end_key_reaches_souffle_range(page: Page, base_url: str) -> None:
+    """Chapter 3's calculator: with Souffle portant, End goes to 6 miles; unticking it
+    says why there is no shot from there (it used to stop at 4, then clamp silently)."""
+    open_page(page, base_url, PAGE)
+    souffle = page.locator(".akvo-shot-souffle input")
+    souffle.check()
+    handle = page.locator(".akvo-shot-distance [role='slider']")
+    handle.focus()
+    handle.press("End")
+    value = percent(shot_on_mage(1, 6, Side(souffle=True)).p_push)
+    expect(page.locator(".akvo-shot-value")).to_have_text(
+        re.compile(re.escape(value).replace("\\\xa0", "[\\s\xa0]")), timeout=WAIT
+    )
+    expect(handle).to_have_attribute("aria-valuetext", "6")
+    souffle.uncheck()
+    expect(page.locator(".akvo-shot-sentence")).to_contain_text("hors de portée", timeout=WAIT)
+    expect(page.locator(".akvo-shot-plot")).to_be_hidden()
