@@ -157,6 +157,22 @@ def test_selecting_a_shooter_shows_every_target_with_the_engines_odds() -> None:
     assert "Surfeur de A" in board.details and "ne peut pas avancer" in board.details
 
 
+def test_the_precomputed_choices_are_exactly_what_a_selection_shows() -> None:
+    """The browser shows ``choices[key]`` at once on a click; Python's answer must agree."""
+    for state in (position(), play_until(new_match(), "activate")):
+        board = Board(state)
+        sides = clickable_sides(state)
+        assert len(board.choices) == 1 + 6 * len(sides)
+        for key, choice in board.choices.items():
+            if key:
+                _, side, name = key.split("-")
+                click(board, kind="unit", side=side, character=name)
+            else:
+                click(board, kind="escape")
+            assert (board.overlay, board.details) == (choice["overlay"], choice["details"])
+            assert board.selected_key == key
+
+
 def test_advance_cells_follow_the_preview() -> None:
     board = Board(position())
     board.select(0, "plongeur")
