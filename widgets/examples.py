@@ -8,6 +8,7 @@ ends with the call displays it, and Voilà renders it like the surrounding prose
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 from IPython.display import Markdown
 
@@ -19,10 +20,10 @@ from .formatting import (
     decimal,
     fraction,
     french,
+    how_often,
     percent,
     signed,
     tier_numeral,
-    times_in_ten,
     turns_of_tier,
 )
 
@@ -84,7 +85,7 @@ def mage_shot_example(tier: int, distance: int, resilience: int = 0) -> Markdown
         f"- défense critique, le tireur recule : {_odds(o['defence_critical'])} ;\n"
         f"- la cible recule d’une case : {_odds(o['push_1'])} ;\n"
         f"- la cible recule de deux cases : {_odds(o['push_2'])}.\n\n"
-        f"Vous repoussez la cible {times_in_ten(shot.p_push)}."
+        f"{how_often('Vous', 'repoussez', 'la cible', shot.p_push)}."
     )
 
 
@@ -233,3 +234,20 @@ def highest_score_example() -> Markdown:
         f"rune U est ailleurs, le même plan donne **{other.total} points** "
         f"({other.per_turn[0]} au tour 1)."
     )
+
+
+def shooter_on_board() -> Any:
+    """A turn-3 position on the live board with A's Surfeur selected: each target it could
+    shoot shows its chance of pushing (the chest: its expected points), from the engine."""
+    from akvo.match import scenario
+
+    from .board import Board
+
+    position = scenario(
+        turn=3,
+        rows={"A": {"surfeur": 5, "navire": 4}, "B": {"plongeur": 5}},
+        resilience={"B": {"surfeur": 1}},
+    )
+    board = Board(position)
+    board.select("A", "surfeur")
+    return board
