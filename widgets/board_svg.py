@@ -27,8 +27,8 @@ from akvo.match.board import (
 from akvo.match.log import ULTIME_NAMES
 from akvo.match.preview import CHEST_NAME, TargetPreview, UnitPreview
 from akvo.match.state import MatchState
+from akvo.resolution import SOUFFLE_REDUCTION
 from akvo.rules import TIER_NUMERALS, lighthouse_level
-from akvo.shots import SOUFFLE_REDUCTION
 
 from .formatting import decimal, percent
 

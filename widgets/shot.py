@@ -9,12 +9,11 @@ import ipywidgets as w
 
 from akvo.config import DEFAULT_RULES, RulesConfig
 from akvo.errors import ShotError
+from akvo.resolution import MAX_SOUFFLE_DISTANCE, SOUFFLE_REDUCTION
 from akvo.rules import DISTANCES, tier_for_turn
 from akvo.shots import (
     CHEST_OUTCOMES,
     MAGE_OUTCOMES,
-    MAX_SOUFFLE_DISTANCE,
-    SOUFFLE_REDUCTION,
     RelancePolicy,
     RuneChoice,
     ShotKind,
