@@ -243,7 +243,8 @@ def _wait_until_serving(
         if process.poll() is not None:
             raise RuntimeError(f"Voilà exited early:\n{log.read_text()[-3000:]}")
         try:
-            with urllib.request.urlopen(url, timeout=5):
+            # HEAD: answered without starting a kernel.
+            with urllib.request.urlopen(urllib.request.Request(url, method="HEAD"), timeout=5):
                 return
         except (urllib.error.URLError, ConnectionError, TimeoutError):
             time.sleep(0.2)
