@@ -16,7 +16,7 @@ import ipywidgets as w
 from .formatting import french
 
 _STYLE = {"description_width": "11em"}
-_LAYOUT = {"width": "30em"}
+_LAYOUT = {"width": "100%", "max_width": "30em"}  # fluid: fits a phone
 
 
 def slider(description: str, low: int, high: int, value: int, css: str) -> w.IntSlider:

@@ -39,7 +39,7 @@ def heatmap_figure(
             bq.Axis(scale=column_scale, **(column_axis or {})),
         ],
         fig_margin={"top": 10, "bottom": bottom, "left": left_margin, "right": 10},
-        layout=w.Layout(width=width, height="260px"),
+        layout=w.Layout(width="100%", max_width=width, height="260px"),
     )
     figure.add_class(css_class)
     return heatmap, colours, figure

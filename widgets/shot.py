@@ -376,7 +376,7 @@ def _outcome_figure() -> tuple[bq.Bars, bq.Figure]:
             bq.Axis(scale=y, orientation="vertical", label="Chance (%)", tick_format=".0f"),
         ],
         fig_margin={"top": 10, "bottom": 30, "left": 50, "right": 10},
-        layout=w.Layout(width="440px", height="240px"),
+        layout=w.Layout(width="100%", max_width="440px", height="240px"),
     )
     figure.add_class("akvo-shot-plot")
     return bars, figure

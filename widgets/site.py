@@ -1,11 +1,22 @@
-"""Serve the book with Voilà: the site root opens the home page, and nothing comes from a CDN.
+"""Serve the book with Voilà, safe for public readers: the launcher and its server class.
 
-Plain ``voila book`` shows a file list at ``/`` and links font-awesome from a CDN. This
-launcher is Voilà itself with two changes: a redirect from ``/`` to ``index.ipynb``
-(prepended to Voilà's own routes, so it wins over the tree page) and the ``akvo`` template,
-which is Voilà's ``lab`` template minus the CDN stylesheets. Everything else (timeouts,
-kernel culling, preheating) comes from ``voila.json`` in the working directory, as for
-plain ``voila``.
+Plain ``voila book`` shows a file list at ``/``, links font-awesome from a CDN, accepts any
+Host header and any websocket client, and starts a kernel for every page view without
+limit. :class:`BookServer` is Voilà itself with these changes (handlers in
+:mod:`akvo_widgets.site_guard` and :mod:`akvo_widgets.site_pages`):
+
+- ``/`` redirects to ``index.ipynb``; the file list (``/voila/tree``) and the contents API
+  are not served; unknown URLs get a French 404 page; ``HEAD`` is answered without a kernel;
+- the ``akvo`` template: Voilà's ``lab`` template in French, offline, phone-friendly;
+- the kernel websocket accepts only v1 clients and checks every frame (see site_guard);
+- requests whose Host header is not loopback, ``localhost`` or one of
+  ``BookServer.public_hosts`` are refused (403);
+- at most ``BookServer.max_readers`` reader kernels live at once; past that a reader gets the
+  French « site complet » page (503) instead of an overloaded server;
+- the kernel-shutdown beacon of a closed page is accepted without an XSRF token.
+
+Timeouts, kernel culling and pre-heated pools come from ``voila.json`` in the working
+directory, as for plain ``voila``.
 
 Usage (from ``book/``): ``python -m akvo_widgets.site . --port=8866``
 """
@@ -17,19 +28,37 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import jinja2
 from jupyter_server.utils import url_path_join
-from tornado.web import RedirectHandler
+from tornado import httputil, web
+from traitlets import Int, List, Unicode
 from voila.app import Voila  # type: ignore[import-untyped]
 from voila.shutdown_kernel_handler import (  # type: ignore[import-untyped]
     VoilaShutdownKernelHandler,
+)
+from voila.tornado.contentshandler import VoilaContentsHandler  # type: ignore[import-untyped]
+from voila.tornado.handler import TornadoVoilaHandler  # type: ignore[import-untyped]
+from voila.tornado.kernel_websocket_handler import (  # type: ignore[import-untyped]
+    VoilaKernelWebsocketHandler,
+)
+from voila.tornado.treehandler import TornadoVoilaTreeHandler  # type: ignore[import-untyped]
+
+from .site_guard import GuardedKernelWebsocketHandler, RefusedHostHandler, host_allowed
+from .site_pages import (
+    ERROR_TEMPLATES,
+    BookPageHandler,
+    HomeRedirectHandler,
+    NotFoundHandler,
 )
 
 #: The notebook the site root redirects to.
@@ -58,22 +87,92 @@ class PageExitShutdownHandler(VoilaShutdownKernelHandler):
         return None
 
 
+class HostCheckedApplication(web.Application):
+    """A Tornado application that answers only requests whose Host header is allowed."""
+
+    def __init__(self, public_hosts: list[str], **settings: Any) -> None:
+        super().__init__(**settings)
+        self.public_hosts = list(public_hosts)
+
+    def find_handler(self, request: httputil.HTTPServerRequest, **kwargs: Any) -> Any:
+        if not host_allowed(request.host, self.public_hosts):
+            return self.get_handler_delegate(request, RefusedHostHandler)
+        return super().find_handler(request, **kwargs)
+
+
+#: Voilà routes the book does not serve: the file list and the contents API.
+_UNSERVED = (TornadoVoilaTreeHandler, VoilaContentsHandler)
+#: Voilà's handlers replaced by the book's (same routes, same arguments).
+_REPLACED = {
+    VoilaShutdownKernelHandler: PageExitShutdownHandler,
+    VoilaKernelWebsocketHandler: GuardedKernelWebsocketHandler,
+    TornadoVoilaHandler: BookPageHandler,
+}
+
+
 class BookServer(Voila):
-    """Voilà serving a folder, with ``/`` redirected to the home page."""
+    """Voilà serving the book folder, guarded for public readers (see the module doc)."""
 
     name = "akvo-book"
 
+    public_hosts = List(
+        Unicode(),
+        default_value=[],
+        help="Host names the site answers to besides loopback and localhost, e.g. "
+        "['akvo.example.org']; a name starting with a dot allows its subdomains.",
+    ).tag(config=True)
+
+    max_readers = Int(
+        40,
+        help="Most reader kernels alive at once (pre-heated pool kernels not counted); "
+        "past it a new page view gets the French « site complet » page (HTTP 503).",
+    ).tag(config=True)
+
+    def init_settings(self) -> dict[str, Any]:
+        settings: dict[str, Any] = super().init_settings()
+        # French, offline error pages first, for Voilà's and jupyter_server's handlers.
+        for key in ("voila_jinja2_env", "jinja2_env"):
+            env: jinja2.Environment = settings[key]
+            env.loader = jinja2.ChoiceLoader(
+                [jinja2.FileSystemLoader(str(ERROR_TEMPLATES)), env.loader]  # type: ignore[list-item]
+            )
+        settings["default_handler_class"] = NotFoundHandler
+        settings["akvo_book"] = self
+        return settings
+
     def init_handlers(self) -> list[Any]:
-        handlers: list[Any] = [
-            (route[0], PageExitShutdownHandler, *route[2:])
-            if route[1] is VoilaShutdownKernelHandler
-            else route
-            for route in super().init_handlers()
-        ]
+        handlers: list[Any] = []
+        for route in super().init_handlers():
+            handler = route[1]
+            if handler in _UNSERVED:
+                continue
+            handlers.append((route[0], _REPLACED.get(handler, handler), *route[2:]))
         if not self.notebook_path:
             home = url_path_join(self.base_url, "voila/render", HOME_PAGE)
-            handlers.insert(0, (self.server_url, RedirectHandler, {"url": home}))
+            handlers.insert(0, (self.server_url, HomeRedirectHandler, {"url": home}))
         return handlers
+
+    def start(self) -> None:
+        """Voilà's ``start`` with a host-checked application (the rest is unchanged)."""
+        self.connection_dir = tempfile.mkdtemp(prefix="voila_", dir=self.connection_dir_root)
+        self.log.info("Storing connection files in %s.", self.connection_dir)
+        settings = self.init_settings()
+        self.app = HostCheckedApplication(self.public_hosts, **settings)
+        self.app.settings.update(self.tornado_settings)
+        self.app.add_handlers(".*$", self.init_handlers())
+        self.listen()
+
+    def reader_kernels(self) -> int:
+        """Live kernels that belong to readers: all kernels minus the pre-heated pools."""
+        manager = self.kernel_manager
+        pooled = 0
+        for pool in getattr(manager, "_pools", {}).values():
+            pooled += len(pool)
+        return max(0, len(manager.list_kernel_ids()) - pooled)
+
+    def is_full(self) -> bool:
+        """True when one more reader would pass ``max_readers``."""
+        return self.reader_kernels() >= self.max_readers
 
 
 def free_port() -> int:
@@ -83,12 +182,24 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-@contextmanager
-def background_server(book: Path, log: Path, *, timeout: float = 60.0) -> Iterator[str]:
-    """Serve ``book`` on a free loopback port while the block runs; yield its base URL.
+@dataclass(frozen=True)
+class RunningServer:
+    """A book server started by :func:`serve_in_background`: its base URL and process id."""
 
-    For tests and benchmarks: ``--Voila.port_retries=0`` turns a port taken in the meantime
-    into an error instead of a silent move to another port; SIGTERM stops Voilà cleanly.
+    url: str
+    pid: int
+
+
+@contextmanager
+def serve_in_background(
+    book: Path, log: Path, *options: str, timeout: float = 60.0
+) -> Iterator[RunningServer]:
+    """Serve ``book`` on a free loopback port while the block runs.
+
+    For tests and benchmarks; ``options`` are extra command-line options (e.g.
+    ``--BookServer.max_readers=2``). ``--Voila.port_retries=0`` turns a port taken in the
+    meantime into an error instead of a silent move to another port; SIGTERM stops Voilà
+    cleanly.
     """
     port = free_port()
     command = [
@@ -100,13 +211,14 @@ def background_server(book: Path, log: Path, *, timeout: float = 60.0) -> Iterat
         "--Voila.ip=127.0.0.1",
         f"--port={port}",
         "--Voila.port_retries=0",
+        *options,
     ]
     url = f"http://127.0.0.1:{port}"
     with log.open("wb") as output:
         process = subprocess.Popen(command, cwd=book, stdout=output, stderr=subprocess.STDOUT)
     try:
         _wait_until_serving(f"{url}/voila/render/{HOME_PAGE}", process, log, timeout)
-        yield url
+        yield RunningServer(url, process.pid)
     finally:
         process.send_signal(signal.SIGTERM)
         try:
@@ -114,6 +226,13 @@ def background_server(book: Path, log: Path, *, timeout: float = 60.0) -> Iterat
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+@contextmanager
+def background_server(book: Path, log: Path, *, timeout: float = 60.0) -> Iterator[str]:
+    """:func:`serve_in_background` with the default settings; yields the base URL."""
+    with serve_in_background(book, log, timeout=timeout) as server:
+        yield server.url
 
 
 def _wait_until_serving(
@@ -124,7 +243,8 @@ def _wait_until_serving(
         if process.poll() is not None:
             raise RuntimeError(f"Voilà exited early:\n{log.read_text()[-3000:]}")
         try:
-            with urllib.request.urlopen(url, timeout=5):
+            # HEAD: answered without starting a kernel.
+            with urllib.request.urlopen(urllib.request.Request(url, method="HEAD"), timeout=5):
                 return
         except (urllib.error.URLError, ConnectionError, TimeoutError):
             time.sleep(0.2)

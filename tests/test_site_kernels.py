@@ -1,0 +1,77 @@
+"""Kernels sized to readers, on a real loopback server with short timeouts.
+
+The server runs with a cap of 2 reader kernels and a culling timeout of a few seconds
+(production: ``book/voila.json``). One flow checks, in order: the French « site complet »
+page past the cap, the shutdown of a kernel no browser connected to, the survival of a
+connected one, the page served again once a kernel is freed, and the shutdown of the
+kernel of a reader who left (websocket closed).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Iterator
+
+import pytest
+from tornado.httpclient import HTTPRequest
+from tornado.websocket import websocket_connect
+
+from akvo_widgets.site import RunningServer, serve_in_background
+from akvo_widgets.site_guard import V1_PROTOCOL
+from tests.test_site_security import ARTIFACTS, ROOT, channels_url, fetch, open_kernel
+
+IDLE_TIMEOUT = 4  # seconds without activity before an unconnected kernel is shut down
+LIMIT = 30.0  # seconds a test waits for a shutdown
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[RunningServer]:
+    ARTIFACTS.mkdir(exist_ok=True)
+    options = (
+        "--BookServer.max_readers=2",
+        "--VoilaConfiguration.preheat_kernel=False",  # reader kernels only: exact counts
+        f"--MappingKernelManager.cull_idle_timeout={IDLE_TIMEOUT}",
+        "--MappingKernelManager.cull_interval=1",
+    )
+    with serve_in_background(ROOT / "book", ARTIFACTS / "voila-kernels.log", *options) as running:
+        yield running
+
+
+def alive(server: RunningServer, kernel: str) -> bool:
+    status, body = fetch(f"{server.url}/api/kernels/{kernel}")
+    assert status in (200, 404), body
+    return status == 200 and json.loads(body)["id"] == kernel
+
+
+def wait_gone(server: RunningServer, kernel: str) -> float:
+    start = time.monotonic()
+    while alive(server, kernel):
+        assert time.monotonic() - start < LIMIT, f"kernel {kernel} still alive"
+        time.sleep(0.5)
+    return time.monotonic() - start
+
+
+def test_cap_culling_and_readers_who_leave(server: RunningServer) -> None:
+    async def flow() -> None:
+        crawler = await asyncio.to_thread(open_kernel, server)  # a GET, never connects
+        reader = await asyncio.to_thread(open_kernel, server)
+        connection = await websocket_connect(
+            HTTPRequest(channels_url(server, reader)), subprotocols=[V1_PROTOCOL]
+        )
+
+        status, html = await asyncio.to_thread(fetch, f"{server.url}/voila/render/des.ipynb")
+        assert status == 503
+        assert "Le site est complet, réessayez dans un instant." in html
+        assert '<html lang="fr">' in html
+
+        await asyncio.to_thread(wait_gone, server, crawler)
+        assert await asyncio.to_thread(alive, server, reader), "a connected reader stays"
+        newcomer = await asyncio.to_thread(open_kernel, server)  # the cap has room again
+
+        connection.close()  # the reader leaves
+        await asyncio.to_thread(wait_gone, server, reader)
+        await asyncio.to_thread(wait_gone, server, newcomer)
+
+    asyncio.run(asyncio.wait_for(flow(), 4 * LIMIT))

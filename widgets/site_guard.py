@@ -1,0 +1,147 @@
+"""Guards of the book server against hostile or careless clients (no game logic here).
+
+- :class:`GuardedKernelWebsocketHandler`: the kernel websocket speaks only Jupyter's v1
+  binary protocol and checks every frame's offset table before anything parses it. Voilà
+  0.5.13 reads every outgoing binary frame as v1, even on a legacy (no subprotocol)
+  connection, where the legacy header makes it count ~10¹⁸ offsets on the event loop: one
+  crafted client froze the whole site. jupyter_server parses incoming v1 frames the same
+  unchecked way.
+- :func:`host_allowed`: the Host header must name a loopback address, ``localhost`` or one
+  of the configured public names (DNS-rebinding protection; Voilà disables jupyter_server's
+  own check with ``allow_remote_access=True``).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import itertools
+import json
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from tornado import web
+from voila.tornado.kernel_websocket_handler import (  # type: ignore[import-untyped]
+    VoilaKernelWebsocketHandler,
+)
+
+#: The only kernel websocket protocol the site speaks (what JupyterLab's and Voilà's
+#: front ends request).
+V1_PROTOCOL = "v1.kernel.websocket.jupyter.org"
+#: A v1 frame is channel + header, parent header, metadata, content and a few buffers;
+#: more offsets than this is not a widget message.
+MAX_OFFSETS = 64
+
+_WORD = 8
+
+
+def v1_offsets(frame: bytes) -> list[int] | None:
+    """The offset table of a v1 frame, or None if the frame is not a well-formed v1 frame.
+
+    Layout: offset count n (8 bytes, little endian), then n offsets (8 bytes each), then the
+    parts; offsets start after the table, never decrease and stay inside the frame. At least
+    channel, header, parent header, metadata and content (n ≥ 6).
+    """
+    if len(frame) < _WORD:
+        return None
+    count = int.from_bytes(frame[:_WORD], "little")
+    table_end = _WORD * (count + 1)
+    if not 6 <= count <= MAX_OFFSETS or table_end > len(frame):
+        return None
+    offsets = [
+        int.from_bytes(frame[_WORD * (i + 1) : _WORD * (i + 2)], "little") for i in range(count)
+    ]
+    if offsets[0] != table_end or offsets[-1] > len(frame):
+        return None
+    if any(later < earlier for earlier, later in itertools.pairwise(offsets)):
+        return None
+    return offsets
+
+
+def v1_header(frame: bytes) -> dict[str, Any] | None:
+    """The decoded message header of a well-formed v1 frame, else None."""
+    offsets = v1_offsets(frame)
+    if offsets is None:
+        return None
+    try:
+        header = json.loads(frame[offsets[1] : offsets[2]].decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return None
+    return header if isinstance(header, dict) else None
+
+
+class GuardedKernelWebsocketHandler(VoilaKernelWebsocketHandler):
+    """Voilà's kernel websocket, for v1 clients only, with every frame checked.
+
+    A client that does not offer the v1 subprotocol is refused before the upgrade (HTTP
+    400); a text frame or a malformed binary frame closes the connection (code 1003). The
+    message-type filter (only comm messages and kernel info, set up by Voilà) and the
+    removal of ``execute_input`` echoes stay as in Voilà.
+    """
+
+    async def get(self, *args: Any, **kwargs: Any) -> None:
+        offered = self.request.headers.get("Sec-WebSocket-Protocol", "")
+        if V1_PROTOCOL not in (p.strip() for p in offered.split(",")):
+            self.set_status(400)
+            self.finish("This websocket speaks only " + V1_PROTOCOL)
+            return
+        await super().get(*args, **kwargs)
+
+    def select_subprotocol(self, subprotocols: list[str]) -> str | None:
+        return V1_PROTOCOL if V1_PROTOCOL in subprotocols else None
+
+    def on_message(self, ws_message: str | bytes) -> None:
+        if not isinstance(ws_message, bytes) or v1_offsets(ws_message) is None:
+            self.log.warning("Closing a kernel websocket that sent a malformed frame")
+            self.close(1003, "malformed frame")
+            return
+        super().on_message(ws_message)
+
+    def write_message(self, message: bytes | str | dict[str, Any], binary: bool = False) -> Any:
+        if isinstance(message, bytes):
+            header = v1_header(message)
+        elif isinstance(message, dict):
+            header = message.get("header")
+        else:
+            header = None
+        if isinstance(header, dict) and header.get("msg_type") == "execute_input":
+            return None
+        # Skip Voilà's override (its unchecked v1 parser is the bug this class fixes).
+        return super(VoilaKernelWebsocketHandler, self).write_message(message, binary)
+
+
+_HOST_PORT = re.compile(r"^(?P<host>\[[^\]]*\]|[^:]*)(?::\d+)?$")
+
+
+def host_allowed(host_header: str, public_hosts: Iterable[str]) -> bool:
+    """True if ``host_header`` names a loopback address, ``localhost`` or a public host.
+
+    The port is ignored; names compare case-insensitively; a public name starting with a
+    dot (``.example.org``) allows its subdomains too.
+    """
+    match = _HOST_PORT.match(host_header.strip())
+    if match is None:
+        return False
+    host = match.group("host").strip("[]").lower().rstrip(".")
+    if not host:
+        return False
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        pass
+    if host == "localhost":
+        return True
+    for name in public_hosts:
+        name = name.lower().rstrip(".")
+        if host == name or (name.startswith(".") and host.endswith(name)):
+            return True
+    return False
+
+
+class RefusedHostHandler(web.RequestHandler):
+    """Any request whose Host header is not allowed: 403, in French, nothing else."""
+
+    def prepare(self) -> None:
+        self.set_status(403)
+        self.set_header("Content-Type", "text/plain; charset=utf-8")
+        self.finish("Hôte non autorisé.\n")
