@@ -19,6 +19,7 @@ from typing import NoReturn, TextIO
 
 from akvo.config import RulesConfig
 from akvo.errors import AkvoError
+from akvo.lab import cli as lab_cli
 from akvo.rules import TIER_NUMERALS, tier_for_turn
 from akvo.shots import (
     RuneChoice,
@@ -156,6 +157,7 @@ def _build_parser() -> _Parser:
                     metavar="RUNE",
                     help="none, defense, confusion or relance",
                 )
+    lab_cli.add_parser(commands)
     return parser
 
 
@@ -274,6 +276,9 @@ def _print_duel(args: argparse.Namespace, out: TextIO) -> None:
 
 
 def _run(args: argparse.Namespace, out: TextIO) -> None:
+    if args.command == "simulate":
+        lab_cli.run(args, out)
+        return
     if args.command == "duel":
         _print_duel(args, out)
         return
