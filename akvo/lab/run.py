@@ -110,7 +110,8 @@ def dask_client(
             n_workers=count,
             threads_per_worker=1,
             processes=processes,
-            dashboard_address=None,
+            host="127.0.0.1",  # loopback only
+            dashboard_address=None,  # no dashboard
             silence_logs=logging.ERROR,
         ) as cluster,
         dist.Client(cluster) as local,
