@@ -19,23 +19,39 @@ from __future__ import annotations
 import random
 
 from akvo.bots.greedy import GreedyBot
+from akvo.bots.values import target_worths
 from akvo.errors import AkvoError
 from akvo.match.actions import ORDER_ACTIONS, SHIP_TOKENS
+from akvo.match.board import CHARS
 from akvo.match.core import CHANCE, ORDERS, TERMINAL
+from akvo.match.preview import CHEST_NAME
 from akvo.match.state import MatchState
 
 #: Rollouts per candidate by default.
 DEFAULT_BUDGET = 4
+#: Turns a rollout plays beyond the current one before it is scored (None: to the end).
+DEFAULT_HORIZON = 1
+#: Points a chest shot in range is worth to the evaluation of a cut-off rollout.
+THREAT_WEIGHT = 0.5
 _SHIPS = SHIP_TOKENS
+_CHEST = f"shoot {CHEST_NAME}"
 
 
 class SearchBot:
     """Monte Carlo rollouts at the orders decisions; greedy everywhere else."""
 
-    def __init__(self, seed: int | None = None, budget: int = DEFAULT_BUDGET) -> None:
+    def __init__(
+        self,
+        seed: int | None = None,
+        budget: int = DEFAULT_BUDGET,
+        horizon: int | None = DEFAULT_HORIZON,
+    ) -> None:
         if not isinstance(budget, int) or isinstance(budget, bool) or budget < 1:
             raise AkvoError(f"budget must be a positive number of rollouts, got {budget!r}")
+        if horizon is not None and (not isinstance(horizon, int) or horizon < 0):
+            raise AkvoError(f"horizon must be a number of turns ≥ 0 or None, got {horizon!r}")
         self.budget = budget
+        self.horizon = horizon
         self.rng = random.Random(seed)
         self.greedy = GreedyBot(self.rng.getrandbits(32))
         self.rollout_bots = (GreedyBot(1), GreedyBot(2))
@@ -72,10 +88,13 @@ class SearchBot:
             copy.orders[0] = ORDER_ACTIONS[self.opponent_orders(state, 0, rng)]
         copy.apply_action(candidate)
         bots = self.rollout_bots
+        last = copy.turn + self.horizon if self.horizon is not None else 99
         while True:
             player = copy.player
             if player == TERMINAL:
                 break
+            if copy.turn > last:
+                return evaluate(copy, side)
             if player == CHANCE:
                 copy.apply_action(copy.sample_chance(rng))
             elif copy.phase == ORDERS and player != side:
@@ -85,6 +104,17 @@ class SearchBot:
         mine, theirs = copy.scores[side], copy.scores[1 - side]
         outcome = 1.0 if copy.winner == side else 0.0 if copy.winner == 2 else -1.0
         return outcome + (mine - theirs) / 10
+
+
+def evaluate(state: MatchState, side: int) -> float:
+    """A cut-off rollout's score for ``side``: the score difference plus the worth of each
+    side's chest shots in range (its threat for the coming turns)."""
+    threat = [0.0, 0.0]
+    for s in (0, 1):
+        for character in range(CHARS):
+            threat[s] += target_worths(state, s, character).get(_CHEST, 0.0)
+    mine, theirs = state.scores[side], state.scores[1 - side]
+    return (mine - theirs + THREAT_WEIGHT * (threat[side] - threat[1 - side])) / 10
 
 
 def neighbours(action: str) -> list[str]:
