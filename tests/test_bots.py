@@ -9,8 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from akvo.bots import BOTS, BotError, make_bot
+from akvo.bots.search import neighbours
 from akvo.bots.values import PUSH_WEIGHT, action_worth, target_worths
 from akvo.config import RulesConfig
+from akvo.errors import AkvoError
 from akvo.match import MatchState, new_match, play_match
 from akvo.match.core import TARGET
 from akvo.match.preview import target_values
@@ -52,7 +54,7 @@ def test_unknown_bot_is_named() -> None:
     teams=st.tuples(st.sampled_from(TEAMS), st.sampled_from(TEAMS)),
     weather=st.sampled_from(["bag", "coin"]),
     prodige=st.sampled_from(["four", "all"]),
-    name=st.sampled_from(["random", "greedy"]),
+    name=st.sampled_from(["random", "greedy", "greedy", "search"]),
 )
 def test_bots_answer_only_legal_actions(
     seed: int, steps: int, teams: tuple[str, str], weather: str, prodige: str, name: str
@@ -62,7 +64,8 @@ def test_bots_answer_only_legal_actions(
     if state.is_terminal():
         return
     before = state.to_json()
-    action = make_bot(name, seed)(state)
+    options = {"budget": 1, "horizon": 0} if name == "search" else {}
+    action = make_bot(name, seed, **options)(state)
     assert action in state.legal
     assert state.to_json() == before  # a bot never changes the state it is shown
 
@@ -96,21 +99,23 @@ def _targets(seed: int) -> list[MatchState]:
 
 
 def test_worths_are_the_previews_exact_values() -> None:
-    """The bots' fast shot table equals akvo.match.preview.target_values, target by target."""
-    checked = 0
-    for state in _targets(11):
-        shot = state.shot
-        assert shot is not None
-        exact = target_values(state)
-        fast = target_worths(state, shot.side, shot.shooter)
-        for action, value in exact.items():
-            if action.endswith("souffle"):
-                continue
-            assert fast[action] == action_worth(action, value)
-            weight = 1 if action == "shoot chest" else PUSH_WEIGHT
-            assert fast[action] == float(weight * value)
-            checked += 1
-    assert checked > 20
+    """The bots' fast shot table equals akvo.match.preview.target_values, target by target,
+    Souffle portant included."""
+    checked = souffle = 0
+    for seed in (11, 12):
+        for state in _targets(seed):
+            shot = state.shot
+            assert shot is not None
+            exact = target_values(state)
+            fast = target_worths(state, shot.side, shot.shooter, souffle=True)
+            assert set(fast) == set(exact)
+            for action, value in exact.items():
+                weight = 1 if action.startswith("shoot chest") else PUSH_WEIGHT
+                assert fast[action] == float(weight * value) == action_worth(action, value)
+                checked += 1
+                souffle += action.endswith("souffle")
+    assert checked > 40
+    assert souffle > 5
 
 
 def test_greedy_picks_the_best_target() -> None:
@@ -140,3 +145,39 @@ def test_greedy_beats_random() -> None:
         result = play_match(seed, bots=bots).result
         wins += result == ("B" if seed % 2 else "A")
     assert wins >= 5
+
+
+def _b_programs(a_orders: str) -> MatchState:
+    """Turn 1, A has programmed ``a_orders`` (hidden from B), B to program."""
+    rng = random.Random(8)
+    state = new_match()
+    while state.is_chance_node():
+        state.apply_action(state.sample_chance(rng))
+    state.apply_action(a_orders)
+    return state
+
+
+def test_search_never_peeks_at_the_hidden_orders() -> None:
+    one, other = _b_programs("orders AAAA AA"), _b_programs("orders TTTT TT")
+    assert one.current_player == other.current_player == 1
+    assert one.observation("B") == other.observation("B")
+    first = make_bot("search", 3, budget=1)(one)
+    assert first == make_bot("search", 3, budget=1)(other)
+    assert first in one.legal
+
+
+def test_search_is_seeded_and_checks_its_budget() -> None:
+    state = _b_programs("orders ATTA TT")
+    assert make_bot("search", 5, budget=1)(state) == make_bot("search", 5, budget=1)(state)
+    with pytest.raises(AkvoError, match="budget"):
+        make_bot("search", budget=0)
+    with pytest.raises(AkvoError, match="horizon"):
+        make_bot("search", horizon=-1)
+
+
+def test_neighbours_change_one_token() -> None:
+    near = neighbours("orders ATTA AT-B")
+    assert len(near) == 7 == len(set(near))
+    assert "orders TTTA AT-B" in near and "orders ATTA TT" in near
+    legal = _b_programs("orders AAAA AA").legal
+    assert all(action in legal for action in near)

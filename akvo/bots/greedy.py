@@ -24,7 +24,6 @@ import random
 
 from akvo.bots.values import (
     SHOT_RUNE,
-    action_worth,
     best_worth,
     resolution_sides,
     resolution_worth,
@@ -83,7 +82,7 @@ from akvo.match.core import ADVANCE as ADVANCE_PHASE
 from akvo.match.core import ROULEAU as ROULEAU_PHASE
 from akvo.match.core import TRIDENT as TRIDENT_PHASE
 from akvo.match.core import TRIDENT_MORE as TRIDENT_MORE_PHASE
-from akvo.match.preview import CHEST_NAME, target_values
+from akvo.match.preview import CHEST_NAME
 from akvo.match.roster import ATTAQUE, CONFUSION, DEFENSE, MOUVEMENT
 from akvo.match.roster import RELANCE as RELANCE_CAT
 from akvo.match.state import MatchState
@@ -254,12 +253,9 @@ class GreedyBot:
 
     def target(self, state: MatchState) -> str:
         legal = state.legal
-        if legal[-1].endswith("souffle") or legal[-1] == HOLD:  # Souffle portant is offered
-            values = {a: action_worth(a, v) for a, v in target_values(state).items()}
-        else:
-            current = state.shot
-            assert current is not None
-            values = target_worths(state, current.side, current.shooter)
+        current = state.shot
+        assert current is not None
+        values = target_worths(state, current.side, current.shooter, souffle=True)
         best_plain = max((w for a, w in values.items() if not a.endswith("souffle")), default=0.0)
         floor = max(spend_min(state.turn), 0.01)
         best_action, best = "", -1.0

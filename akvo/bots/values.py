@@ -29,6 +29,7 @@ from akvo.match.board import (
     KITESURFEUR,
     LANCEUR,
     MAX_RANGE,
+    PEDALAIR,
     PLONGEUR,
     SHIP,
     UNIT_OF_CHAR,
@@ -41,7 +42,7 @@ from akvo.match.preview import CHEST_NAME
 from akvo.match.roster import ATTAQUE, CONFUSION, DEFENSE, RELANCE
 from akvo.match.state import MatchState
 from akvo.rules import tier_for_turn
-from akvo.shots import RuneChoice, Side, shot
+from akvo.shots import MAX_SOUFFLE_DISTANCE, SOUFFLE_REDUCTION, RuneChoice, Side, shot
 
 #: Points a push is worth per unit of P(push): pushing a mage back costs it a turn of
 #: advance towards the chest, and our beach is safer.
@@ -80,8 +81,10 @@ def shot_value(
 
 
 @lru_cache(maxsize=1 << 12)
-def _attacker(vigie: bool, tourbillon: bool, rune: RuneChoice = None) -> Side:
-    return Side(rune, vigie=vigie, tourbillon=tourbillon)
+def _attacker(
+    vigie: bool, tourbillon: bool, rune: RuneChoice = None, souffle: bool = False
+) -> Side:
+    return Side(rune, vigie=vigie, tourbillon=tourbillon, souffle=souffle)
 
 
 @lru_cache(maxsize=1 << 12)
@@ -105,16 +108,23 @@ def _sides(
 
 
 def target_worths(
-    state: MatchState, side: int, character: int, effects: Effects | None = None
+    state: MatchState,
+    side: int,
+    character: int,
+    effects: Effects | None = None,
+    souffle: bool = False,
 ) -> dict[str, float]:
-    """Every target in range now without Souffle portant (``shoot …`` → worth), with the
-    Ultime effects in force (or ``effects``, to ask "what if"). Do not change the result:
-    it is cached by the positions, Résilience and effects it depends on."""
+    """Every target in range now (``shoot …`` → worth), with the Ultime effects in force (or
+    ``effects``, to ask "what if"); with ``souffle``, also the ``shoot … souffle`` shots
+    Souffle portant offers while the Pédalair's Ultime is free (R24). Do not change the
+    result: it is cached by the positions, Résilience and effects it depends on."""
     if effects is None:
         effects = (state.effects[0], state.effects[1])
     other = 1 - side
     trident = state.trident and character == PLONGEUR  # Trident's shots are at mages (R24)
+    souffle = souffle and not state.ult_used[side] >> PEDALAIR & 1
     key = (
+        souffle,
         side,
         character,
         state.turn,
@@ -128,7 +138,7 @@ def target_worths(
     if found is None:
         if len(_WORTHS) > _WORTHS_SIZE:
             _WORTHS.clear()
-        found = _WORTHS[key] = _target_worths(state, side, character, effects, trident)
+        found = _WORTHS[key] = _target_worths(state, side, character, effects, trident, souffle)
     return found
 
 
@@ -137,7 +147,7 @@ _WORTHS_SIZE = 1 << 17
 
 
 def _target_worths(
-    state: MatchState, side: int, character: int, effects: Effects, trident: bool
+    state: MatchState, side: int, character: int, effects: Effects, trident: bool, souffle: bool
 ) -> dict[str, float]:
     rows = state.rows
     res = state.res
@@ -152,28 +162,42 @@ def _target_worths(
     )
     egide = bool(theirs & EFFECT_EGIDE)
     tourbillon = bool(theirs & EFFECT_TOURBILLON)
+    boosted = _attacker(attack.vigie, attack.tourbillon, None, True)
     out: dict[str, float] = {}
+    extra: dict[str, float] = {}
     for enemy in range(CHARS):
         distance = mage_distance(row, lane, rows[other * UNITS + UNIT_OF_CHAR[enemy]], enemy + 1)
+        if distance > MAX_SOUFFLE_DISTANCE:
+            continue
+        defence = _defender(res[other * CHARS + enemy], egide, enemy == KITESURFEUR and tourbillon)
         if distance <= MAX_RANGE:
-            defence = _defender(
-                res[other * CHARS + enemy], egide, enemy == KITESURFEUR and tourbillon
-            )
             out[_SHOOT[enemy]] = shot_value(False, tier, distance, None, attack, defence, rules)
+        if souffle and distance >= SOUFFLE_REDUCTION:
+            extra[_SHOOT[enemy] + _SOUFFLE] = shot_value(
+                False, tier, distance, None, boosted, defence, rules
+            )
     distance = chest_distance(side, row)
-    if distance <= MAX_RANGE and not trident:
+    if distance <= MAX_SOUFFLE_DISTANCE and not trident:
         idist = mage_distance(row, lane, rows[other * UNITS + UNIT_OF_CHAR[character]], lane)
+        interception = idist if idist <= MAX_RANGE else None
         defence = _defender(
             res[other * CHARS + character], egide, character == KITESURFEUR and tourbillon
         )
-        out[_SHOOT_CHEST] = shot_value(
-            True, tier, distance, idist if idist <= MAX_RANGE else None, attack, defence, rules
-        )
+        if distance <= MAX_RANGE:
+            out[_SHOOT_CHEST] = shot_value(
+                True, tier, distance, interception, attack, defence, rules
+            )
+        if souffle and distance >= SOUFFLE_REDUCTION:
+            extra[_SHOOT_CHEST + _SOUFFLE] = shot_value(
+                True, tier, distance, interception, boosted, defence, rules
+            )
+    out.update(extra)
     return out
 
 
 _SHOOT = tuple(f"shoot {name}" for name in CHAR_NAMES)
 _SHOOT_CHEST = f"shoot {CHEST_NAME}"
+_SOUFFLE = " souffle"
 
 
 def best_worth(
@@ -215,14 +239,17 @@ def ultime_gains(state: MatchState, side: int, effects: tuple[int, ...]) -> list
     """What declaring each Ultime effect now is worth this turn: our remaining shots' gain
     plus what it takes from the enemy's remaining shots (orders are revealed by now)."""
     before: Effects = (state.effects[0], state.effects[1])
-    ours, theirs = shooters(state, side), shooters(state, 1 - side)
-    base_ours = [best_worth(state, side, c, before) for c in ours]
-    base_theirs = [best_worth(state, 1 - side, c, before) for c in theirs]
+    all_ours, all_theirs = shooters(state, side), shooters(state, 1 - side)
     gains: list[float] = []
     for effect in effects:
         after = list(before)
         after[side] |= effect
         changed: Effects = (after[0], after[1])
+        # Vigie helps our shots only, Égide hinders theirs only (R24); Tourbillon both.
+        ours = [] if effect == EFFECT_EGIDE else all_ours
+        theirs = [] if effect == EFFECT_VIGIE else all_theirs
+        base_ours = [best_worth(state, side, c, before) for c in ours]
+        base_theirs = [best_worth(state, 1 - side, c, before) for c in theirs]
         gain = sum(
             (best_worth(state, side, c, changed) - b for c, b in zip(ours, base_ours, strict=True)),
             0.0,
