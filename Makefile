@@ -45,6 +45,9 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_shots.py
 	taskset -c 0 $(BIN)/python benchmarks/bench_match.py
 	$(BIN)/python benchmarks/bench_site.py
+	$(BIN)/python benchmarks/bench_bots.py
+	$(BIN)/python benchmarks/bench_lab.py
+	$(BIN)/python benchmarks/bench_ladder.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache test-artifacts

@@ -21,6 +21,7 @@ from typing import NoReturn, TextIO
 
 from akvo.config import DEFAULT_RULES, RulesConfig
 from akvo.errors import AkvoError
+from akvo.lab import cli as lab_cli
 from akvo.rules import TIER_NUMERALS, tier_for_turn
 from akvo.shots import (
     RuneChoice,
@@ -178,6 +179,7 @@ def _build_parser() -> _Parser:
                     metavar="RUNE",
                     help="none, defense, confusion or relance",
                 )
+    lab_cli.add_parser(commands)
     return parser
 
 
@@ -296,6 +298,9 @@ def _print_duel(args: argparse.Namespace, out: TextIO) -> None:
 
 
 def _run(args: argparse.Namespace, out: TextIO) -> None:
+    if args.command == "simulate":
+        lab_cli.run(args, out)
+        return
     if args.command == "duel":
         _print_duel(args, out)
         return

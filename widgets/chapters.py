@@ -87,6 +87,12 @@ CHAPTERS: tuple[Chapter, ...] = (
         "le grimoire, la règle d’une rune et le duel de runes",
         sections=("runes", "Ultimes"),
     ),
+    Chapter(
+        "laboratoire.ipynb",
+        "Le laboratoire",
+        "des milliers de matchs joués par des bots, taux de victoire et intervalles",
+        part="Pour les concepteurs",
+    ),
 )
 
 _BY_FILE = {c.file: c for c in CHAPTERS}

@@ -15,6 +15,7 @@ from playwright.sync_api import Page, expect
 
 from akvo.dice import roll
 from akvo.duel import rune_duel
+from akvo.lab import simulate
 from akvo.shots import Side, shot_on_chest, shot_on_mage
 from akvo.tables import odds_grid
 from akvo_widgets import chapters as manifest
@@ -133,6 +134,13 @@ def _chest(page: Page) -> str:
     return decimal(shot_on_chest(1, 1, None).expected_points, 3)
 
 
+def _lab(page: Page) -> str:
+    _choose(page, ".akvo-lab-bot-b", "facile (random)")
+    page.locator(".akvo-lab-run").click()
+    results = simulate("perrockiss", "fish-tank", ("greedy", "random"), None, 40, 1, workers=0)
+    return percent(results.summary().p_a.estimate)
+
+
 def _duel(page: Page) -> str:
     _press(page, ".akvo-duel-distance", "ArrowRight")  # 1 → 2
     return percent(rune_duel("mage", 1, 2).sequential_value)
@@ -146,6 +154,7 @@ INTERACTIONS: dict[str, tuple[str, Callable[[Page], str]]] = {
     "tir-sur-un-mage.ipynb": (".akvo-shot-value", _mage),
     "tir-sur-un-coffre.ipynb": (".akvo-shot-value", _chest),
     "runes-et-ultimes.ipynb": (".akvo-duel-sequential", _duel),
+    "laboratoire.ipynb": (".akvo-lab-p-a", _lab),
 }
 
 

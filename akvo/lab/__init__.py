@@ -1,0 +1,48 @@
+"""The designer's laboratory: many bot-played matches, statistically honest answers.
+
+::
+
+    from akvo.lab import simulate, compare
+
+    results = simulate("perrockiss", "fish-tank", bots=("greedy", "random"),
+                       rules="weather=coin", n=10_000, seed=1, workers=2)
+    results.summary().p_a            # Interval(estimate, low, high), 95 % Wilson (scipy)
+    results.to_csv("results.csv")    # one line per match
+    _, _, diff = compare("perrockiss", "fish-tank", n=2000, seed=1, other_rules="weather=coin")
+    diff.delta                       # paired difference of A's match points, 95 % interval
+
+Runs on dask.distributed (a LocalCluster by default, or ``client=`` / ``scheduler=``);
+``workers=0`` plays in this process. Results depend only on the seed.
+"""
+
+from akvo.lab.options import parse_rules, rules_text
+from akvo.lab.results import COLUMNS, LabError, MatchResult, Results
+from akvo.lab.run import compare, dask_client, simulate
+from akvo.lab.stats import (
+    Comparison,
+    Interval,
+    Summary,
+    mean_interval,
+    paired,
+    proportion,
+    summarise,
+)
+
+__all__ = [
+    "COLUMNS",
+    "Comparison",
+    "Interval",
+    "LabError",
+    "MatchResult",
+    "Results",
+    "Summary",
+    "compare",
+    "dask_client",
+    "mean_interval",
+    "paired",
+    "parse_rules",
+    "proportion",
+    "rules_text",
+    "simulate",
+    "summarise",
+]

@@ -1,0 +1,143 @@
+"""``akvo simulate``: the lab on the command line.
+
+    akvo simulate perrockiss fish-tank --bots greedy random -n 10000 --seed 1 \\
+        --rules weather=coin,prodige=all --workers 2 --out results.csv
+    akvo simulate perrockiss fish-tank -n 2000 --compare-rules weather=coin
+
+Prints the summary as tab-separated lines (French labels, plain numbers with a dot, 95 %
+intervals); ``--out`` writes the per-match table (``.csv`` or ``.json``). Bad options
+print one line and exit with status 2 (:func:`akvo.cli.main` does that for every command).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from akvo.bots import BOTS
+from akvo.config import RulesConfig
+from akvo.errors import AkvoError
+from akvo.lab.options import parse_rules, rules_text
+from akvo.lab.results import LabError
+from akvo.lab.stats import METHODS
+
+
+def _rules_type(text: str) -> RulesConfig:
+    try:
+        return parse_rules(text)
+    except AkvoError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _count(minimum: int) -> Any:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{value} is below the minimum {minimum}")
+        return value
+
+    return parse
+
+
+def _out_type(text: str) -> Path:
+    path = Path(text)
+    if path.suffix not in (".csv", ".json"):
+        raise argparse.ArgumentTypeError(f"{text!r} must end in .csv or .json")
+    return path
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add the ``simulate`` command to the ``akvo`` command line's subparsers."""
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "simulate", help="play many bot matches and summarise them with 95%% intervals"
+    )
+    parser.add_argument("team_a", help="side A: a preset key (perrockiss…) or a team list")
+    parser.add_argument("team_b", help="side B: a preset key or a team list")
+    parser.add_argument(
+        "--bots",
+        nargs=2,
+        choices=tuple(BOTS),
+        default=["greedy", "greedy"],
+        metavar=("BOT_A", "BOT_B"),
+        help=f"the two bots ({', '.join(BOTS)}); default greedy greedy",
+    )
+    parser.add_argument("-n", "--matches", type=_count(1), default=1000, help="matches to play")
+    parser.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    parser.add_argument(
+        "--rules",
+        type=_rules_type,
+        default=RulesConfig(),
+        metavar="VARIANTS",
+        help="rules variants, e.g. weather=coin,prodige=all",
+    )
+    parser.add_argument(
+        "--compare-rules",
+        type=_rules_type,
+        default=None,
+        metavar="VARIANTS",
+        help="also play the same seeds under these variants and print the paired difference",
+    )
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
+        "--workers",
+        type=_count(0),
+        default=None,
+        help="local Dask workers (default: one per core; 0: no Dask, this process)",
+    )
+    where.add_argument("--scheduler", metavar="ADDRESS", help="an existing Dask scheduler")
+    parser.add_argument("--budget", type=_count(1), default=None, help="search bot rollouts")
+    parser.add_argument("--method", choices=METHODS, default="wilson", help="interval method")
+    parser.add_argument("--out", type=_out_type, default=None, help="per-match table (.csv/.json)")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    return parser
+
+
+def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> None:
+    """Run ``akvo simulate`` with parsed arguments."""
+    from akvo.lab.run import compare, simulate, team_of
+
+    teams = (args.team_a, args.team_b)
+    for team in teams:
+        team_of(team)  # a bad team fails before any output
+    if args.budget is not None and "search" not in args.bots:
+        raise LabError("--budget is for the search bot; neither bot is 'search'")
+    common: dict[str, Any] = {
+        "n": args.matches,
+        "seed": args.seed,
+        "workers": args.workers,
+        "scheduler": args.scheduler,
+        "budget": args.budget,
+        "progress": False if args.no_progress else None,
+    }
+    rules = args.rules
+    print(
+        f"# akvo simulate {args.team_a} {args.team_b} --bots {args.bots[0]} {args.bots[1]}"
+        f" -n {args.matches} --seed {args.seed} --rules {rules_text(rules) or 'default'}",
+        file=out,
+    )
+    if args.compare_rules is not None:
+        first, second, diff = compare(
+            *teams, args.bots, rules, other_rules=args.compare_rules, **common
+        )
+        results = first
+    else:
+        results = simulate(*teams, args.bots, rules, **common)
+    if not results.complete:
+        print(f"# interrupted: {len(results)} of {args.matches} matches finished", file=out)
+    print(results.summary(args.method).to_text(), file=out)
+    if args.compare_rules is not None:
+        print(f"# same seeds with --rules {rules_text(args.compare_rules) or 'default'}", file=out)
+        print(second.summary(args.method).to_text(), file=out)
+        print("# paired difference of A's match points (win 1, draw 1/2)", file=out)
+        print(diff.to_text(), file=out)
+    if args.out is not None:
+        if args.out.suffix == ".json":
+            results.to_json(args.out)
+        else:
+            results.to_csv(args.out)
+        print(f"# {len(results)} matches written to {args.out}", file=out)

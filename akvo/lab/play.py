@@ -1,0 +1,95 @@
+"""One simulated match from its seed, and a chunk of them (the unit of work sent to Dask).
+
+A match's randomness comes only from its seed, derived from the master seed and the match's
+index by a hash (:func:`match_seed`): the results never depend on how the matches are split
+into chunks or which worker plays them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from akvo.bots import make_bot
+from akvo.config import RulesConfig
+from akvo.lab.results import MatchResult
+from akvo.match.board import CHARS, SIDE_NAMES
+from akvo.match.core import CHANCE, ORDERS, TERMINAL
+from akvo.match.state import new_match
+from akvo.teams import Team
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSpec:
+    """Everything a worker needs to play matches of one configuration (small, picklable)."""
+
+    team_a: Team
+    team_b: Team
+    bots: tuple[str, str]
+    rules: RulesConfig
+    seed: int
+    bot_options: tuple[tuple[str, Any], ...] = ()
+
+
+def match_seed(master: int, index: int, role: str = "chance") -> int:
+    """A 64-bit seed for one match and one role ("chance", "A", "B") of a master seed."""
+    digest = hashlib.sha256(f"akvo.lab:{master}:{index}:{role}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def _bot(spec: MatchSpec, side: str, index: int) -> Any:
+    name = spec.bots[0 if side == "A" else 1]
+    options = dict(spec.bot_options) if name == "search" else {}
+    return make_bot(name, match_seed(spec.seed, index, side), **options)
+
+
+def play_one(spec: MatchSpec, index: int) -> MatchResult:
+    """Play match ``index`` of a simulation and summarise it."""
+    rng = random.Random(match_seed(spec.seed, index))
+    bots = (_bot(spec, "A", index), _bot(spec, "B", index))
+    state = new_match(spec.team_a, spec.team_b, spec.rules)
+    favoured: list[str] = []
+    edge = 0  # points of the side activating first minus the other's, over the turns
+    turn_start = [0, 0]
+    while True:
+        player = state.player
+        if player == TERMINAL:
+            break
+        if player == CHANCE:
+            state.apply_action(state.sample_chance(rng))
+            continue
+        if state.phase == ORDERS and state.side == 0:  # a new turn's orders: weather is known
+            if favoured:
+                edge += _turn_edge(favoured[-1], turn_start, state.scores)
+            turn_start = list(state.scores)
+            favoured.append(SIDE_NAMES[state.favoured])
+        state.apply_action(bots[player](state))
+    if favoured:
+        edge += _turn_edge(favoured[-1], turn_start, state.scores)
+    return MatchResult(
+        index=index,
+        seed=match_seed(spec.seed, index),
+        winner=state.result or "draw",
+        score_a=state.scores[0],
+        score_b=state.scores[1],
+        reason=state.reason,
+        turns=state.turn,
+        favoured="".join(favoured),
+        first_edge=edge,
+        runes_a=state.runes_spent_count[0],
+        runes_b=state.runes_spent_count[1],
+        ultimes_a=sum(state.ult_uses[:CHARS]),
+        ultimes_b=sum(state.ult_uses[CHARS:]),
+    )
+
+
+def _turn_edge(favoured: str, start: list[int], scores: list[int]) -> int:
+    gained = (scores[0] - start[0], scores[1] - start[1])
+    return gained[0] - gained[1] if favoured == "A" else gained[1] - gained[0]
+
+
+def play_chunk(spec: MatchSpec, start: int, stop: int) -> list[MatchResult]:
+    """Matches ``start`` … ``stop - 1`` (a Dask task)."""
+    return [play_one(spec, index) for index in range(start, stop)]

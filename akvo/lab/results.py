@@ -1,0 +1,138 @@
+"""The per-match results table of a simulation, exported to CSV and JSON (no pandas)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterator, Sequence
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import Any
+
+from akvo.errors import AkvoError
+
+
+class LabError(AkvoError):
+    """A bad simulation request or a results file that cannot be read."""
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    """One simulated match.
+
+    ``favoured`` lists the side favoured by the weather (activating first) turn by turn;
+    ``first_edge`` is, summed over the turns, the points scored by the side activating first
+    minus the points of the other side; runes and Ultimes count what each side used.
+    """
+
+    index: int
+    seed: int
+    winner: str  # "A", "B" or "draw"
+    score_a: int
+    score_b: int
+    reason: str  # "score", "half" or "draw" (R25)
+    turns: int
+    favoured: str
+    first_edge: int
+    runes_a: int
+    runes_b: int
+    ultimes_a: int
+    ultimes_b: int
+
+
+COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(MatchResult))
+_INT_COLUMNS = {f.name for f in fields(MatchResult) if f.type in ("int", int)}
+
+
+def _row(data: dict[str, Any]) -> MatchResult:
+    missing = [c for c in COLUMNS if c not in data]
+    if missing:
+        raise LabError(f"results row lacks column(s): {', '.join(missing)}")
+    try:
+        values: dict[str, Any] = {
+            c: int(data[c]) if c in _INT_COLUMNS else str(data[c]) for c in COLUMNS
+        }
+    except (TypeError, ValueError) as error:
+        raise LabError(f"results row has a bad value: {error}") from None
+    return MatchResult(**values)
+
+
+@dataclass(frozen=True)
+class Results(Sequence[MatchResult]):
+    """The matches of one simulation in index order, with what produced them.
+
+    ``meta`` records the configuration (teams, bots, rules, seed); ``complete`` is False when
+    the run was interrupted (the table then holds the matches that finished).
+    """
+
+    rows: tuple[MatchResult, ...]
+    meta: dict[str, Any]
+    complete: bool = True
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __getitem__(self, index: Any) -> Any:
+        return self.rows[index]
+
+    def __iter__(self) -> Iterator[MatchResult]:
+        return iter(self.rows)
+
+    def column(self, name: str) -> list[Any]:
+        if name not in COLUMNS:
+            raise LabError(f"unknown column {name!r}; columns: {', '.join(COLUMNS)}")
+        return [getattr(row, name) for row in self.rows]
+
+    # --- export ----------------------------------------------------------------------------
+    def to_csv(self, path: str | Path | None = None) -> str:
+        """The table as CSV text (one header line, one line per match); written if ``path``."""
+        out = io.StringIO()
+        writer = csv.DictWriter(out, COLUMNS, lineterminator="\n")
+        writer.writeheader()
+        for row in self.rows:
+            writer.writerow(asdict(row))
+        text = out.getvalue()
+        if path is not None:
+            Path(path).write_text(text, encoding="utf-8")
+        return text
+
+    def to_json(self, path: str | Path | None = None) -> str:
+        """``{"meta": …, "complete": …, "matches": [{column: value}, …]}``."""
+        text = json.dumps(
+            {
+                "meta": self.meta,
+                "complete": self.complete,
+                "matches": [asdict(row) for row in self.rows],
+            },
+            ensure_ascii=False,
+        )
+        if path is not None:
+            Path(path).write_text(text, encoding="utf-8")
+        return text
+
+    @classmethod
+    def from_csv(cls, text: str, meta: dict[str, Any] | None = None) -> Results:
+        reader = csv.DictReader(io.StringIO(text))
+        return cls(tuple(_row(r) for r in reader), dict(meta or {}))
+
+    @classmethod
+    def from_json(cls, text: str) -> Results:
+        try:
+            data = json.loads(text)
+            rows = tuple(_row(r) for r in data["matches"])
+            return cls(rows, dict(data.get("meta", {})), bool(data.get("complete", True)))
+        except (json.JSONDecodeError, KeyError, TypeError) as error:
+            raise LabError(f"not a results JSON document: {error}") from None
+
+    @classmethod
+    def load(cls, path: str | Path) -> Results:
+        path = Path(path)
+        text = path.read_text(encoding="utf-8")
+        return cls.from_json(text) if path.suffix == ".json" else cls.from_csv(text)
+
+    def summary(self, method: str = "wilson") -> Any:
+        """Win rates with 95 % intervals and more: see :func:`akvo.lab.stats.summarise`."""
+        from akvo.lab.stats import summarise
+
+        return summarise(self, method=method)

@@ -1,0 +1,259 @@
+"""Run many matches: in this process, on a LocalCluster, or on any Dask cluster.
+
+Each match is seeded from the master seed and its index (:func:`akvo.lab.play.match_seed`),
+so one seed gives identical results whatever the number of workers or the chunking. Work is
+sent in chunks of matches; results come back as chunks finish (progress: tqdm in a terminal
+and/or a callback); Ctrl+C — or a callback returning ``False`` — stops the run, cancels what
+is pending and returns the matches that finished (``Results.complete`` is then False).
+
+dask.distributed is imported only when a cluster is used.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+from akvo.bots import BOTS
+from akvo.config import RulesConfig
+from akvo.lab.options import parse_rules
+from akvo.lab.play import MatchSpec, play_chunk
+from akvo.lab.results import LabError, MatchResult, Results
+from akvo.lab.stats import Comparison, paired
+from akvo.rules import PRESET_TEAMS
+from akvo.teams import Team, parse_team, preset_team
+
+Progress = Callable[[int, int], bool | None]
+
+
+def team_of(team: Team | str) -> Team:
+    """A preset key (``"perrockiss"``) or a team list (R27) → :class:`Team`."""
+    if isinstance(team, Team):
+        return team
+    if not isinstance(team, str):
+        raise LabError(f"a team is a preset key or a team list, got {type(team).__name__}")
+    return preset_team(team) if team in PRESET_TEAMS else parse_team(team)
+
+
+def _spec(
+    team_a: Team | str,
+    team_b: Team | str,
+    bots: Sequence[str],
+    rules: RulesConfig | str | dict[str, str] | None,
+    seed: int,
+    budget: int | None,
+) -> MatchSpec:
+    if isinstance(bots, str) or len(bots) != 2:
+        raise LabError("bots must name two bots, side A's then side B's, e.g. ('greedy', 'random')")
+    for name in bots:
+        if name not in BOTS:
+            raise LabError(f"unknown bot {name!r}; choose among {', '.join(BOTS)}")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise LabError(f"seed must be an integer, got {seed!r}")
+    options: tuple[tuple[str, Any], ...] = ()
+    if budget is not None:
+        if not isinstance(budget, int) or budget < 1:
+            raise LabError(f"budget must be a positive number of rollouts, got {budget!r}")
+        options = (("budget", budget),)
+    return MatchSpec(
+        team_of(team_a), team_of(team_b), (bots[0], bots[1]), parse_rules(rules), seed, options
+    )
+
+
+def _meta(spec: MatchSpec, team_a: Team | str, team_b: Team | str, n: int) -> dict[str, Any]:
+    def name(team: Team | str) -> str:
+        return team if isinstance(team, str) else (team.name or str(team))
+
+    return {
+        "teams": [name(team_a), name(team_b)],
+        "bots": list(spec.bots),
+        "rules": spec.rules.to_dict(),
+        "seed": spec.seed,
+        "n": n,
+        "bot_options": dict(spec.bot_options),
+    }
+
+
+def _chunks(n: int, workers: int, chunk: int | None) -> list[tuple[int, int]]:
+    size = chunk or max(1, min(200, -(-n // max(1, workers * 8))))
+    return [(start, min(n, start + size)) for start in range(0, n, size)]
+
+
+@contextlib.contextmanager
+def dask_client(
+    workers: int | None = None,
+    client: Any = None,
+    scheduler: str | None = None,
+    processes: bool = True,
+) -> Iterator[Any]:
+    """The Dask client to use: the one given, one connected to ``scheduler``, or a new
+    LocalCluster of ``workers`` single-threaded workers (default: one per core), closed
+    at the end. ``workers=0`` (and no client or scheduler) yields ``None``: no Dask."""
+    if client is not None:
+        yield client
+        return
+    if scheduler is None and workers == 0:
+        yield None
+        return
+    dist = _distributed()
+    if scheduler is not None:
+        with dist.Client(scheduler) as remote:
+            yield remote
+        return
+    count = workers if workers is not None else (os.cpu_count() or 1)
+    with (
+        dist.LocalCluster(
+            n_workers=count,
+            threads_per_worker=1,
+            processes=processes,
+            host="127.0.0.1",  # loopback only
+            dashboard_address=None,  # no dashboard
+            silence_logs=logging.ERROR,
+        ) as cluster,
+        dist.Client(cluster) as local,
+    ):
+        yield local
+
+
+def _distributed() -> Any:
+    """dask.distributed, imported on first use (it ships no type information)."""
+    import distributed
+
+    return distributed
+
+
+def _worker_count(client: Any) -> int:
+    if client is None:
+        return 1
+    return max(1, len(client.scheduler_info().get("workers", {})))
+
+
+def _run(
+    spec: MatchSpec,
+    n: int,
+    client: Any,
+    chunk: int | None,
+    progress: bool,
+    on_progress: Progress | None,
+) -> tuple[list[MatchResult], bool]:
+    chunks = _chunks(n, _worker_count(client), chunk)
+    done: list[MatchResult] = []
+    bar = _bar(n) if progress else None
+    complete = True
+
+    def report(rows: list[MatchResult]) -> bool:
+        done.extend(rows)
+        if bar is not None:
+            bar.update(len(rows))
+        return not (on_progress is not None and on_progress(len(done), n) is False)
+
+    futures: list[Any] = []
+    try:
+        if client is None:
+            for start, stop in chunks:
+                if not report(play_chunk(spec, start, stop)):
+                    complete = False
+                    break
+        else:
+            futures = [
+                client.submit(play_chunk, spec, start, stop, pure=False) for start, stop in chunks
+            ]
+            for future in _distributed().as_completed(futures):
+                if not report(future.result()):
+                    complete = False
+                    break
+    except KeyboardInterrupt:
+        complete = False
+    finally:
+        if bar is not None:
+            bar.close()
+        pending = [f for f in futures if not f.done()]
+        if pending:
+            client.cancel(pending)
+    done.sort(key=lambda row: row.index)
+    return done, complete and len(done) == n
+
+
+def _bar(total: int) -> Any:
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="match", file=sys.stderr, leave=False)
+
+
+def simulate(
+    team_a: Team | str = "perrockiss",
+    team_b: Team | str = "fish-tank",
+    bots: Sequence[str] = ("greedy", "greedy"),
+    rules: RulesConfig | str | dict[str, str] | None = None,
+    n: int = 1000,
+    seed: int = 0,
+    *,
+    workers: int | None = None,
+    client: Any = None,
+    scheduler: str | None = None,
+    processes: bool = True,
+    budget: int | None = None,
+    chunk: int | None = None,
+    progress: bool | None = None,
+    on_progress: Progress | None = None,
+) -> Results:
+    """Play ``n`` matches of ``team_a`` (side A) against ``team_b`` with two bots.
+
+    - ``bots``: side A's and side B's bot names (:data:`akvo.bots.BOTS`); ``budget`` for a
+      search bot; ``rules``: a RulesConfig, ``"weather=coin,prodige=all"`` or a dict;
+    - where: ``client`` (a ``distributed.Client``), ``scheduler`` (its address), or a new
+      LocalCluster of ``workers`` processes (default: one per core; threads if
+      ``processes=False``); ``workers=0`` plays in this process without Dask;
+    - ``progress``: a tqdm bar on stderr (default: when stderr is a terminal);
+      ``on_progress(done, total)`` after each chunk; returning ``False`` stops the run.
+
+    Results are identical for one ``seed`` whatever the workers and ``chunk`` size.
+    """
+    if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+        raise LabError(f"n must be a positive number of matches, got {n!r}")
+    spec = _spec(team_a, team_b, bots, rules, seed, budget)
+    show = sys.stderr.isatty() if progress is None else progress
+    with dask_client(workers, client, scheduler, processes) as dask:
+        rows, complete = _run(spec, n, dask, chunk, show, on_progress)
+    return Results(tuple(rows), _meta(spec, team_a, team_b, n), complete)
+
+
+def compare(
+    team_a: Team | str = "perrockiss",
+    team_b: Team | str = "fish-tank",
+    bots: Sequence[str] = ("greedy", "greedy"),
+    rules: RulesConfig | str | dict[str, str] | None = None,
+    n: int = 1000,
+    seed: int = 0,
+    *,
+    other_rules: RulesConfig | str | dict[str, str] | None = None,
+    other_bots: Sequence[str] | None = None,
+    workers: int | None = None,
+    client: Any = None,
+    scheduler: str | None = None,
+    processes: bool = True,
+    budget: int | None = None,
+    chunk: int | None = None,
+    progress: bool | None = None,
+) -> tuple[Results, Results, Comparison]:
+    """Two simulations on the same seeds (common random numbers) — the rules changed to
+    ``other_rules`` and/or the bots to ``other_bots`` — and their paired comparison."""
+    if other_rules is None and other_bots is None:
+        raise LabError("a comparison needs other_rules or other_bots")
+    second_rules = other_rules if other_rules is not None else rules
+    second_bots = other_bots if other_bots is not None else bots
+    options = dict(n=n, seed=seed, budget=budget, chunk=chunk, progress=progress, workers=0)
+    with dask_client(workers, client, scheduler, processes) as dask:
+        options["client"] = dask
+        if dask is not None:
+            options.pop("workers")
+        first = simulate(team_a, team_b, bots, rules, **options)  # type: ignore[arg-type]
+        second = simulate(team_a, team_b, second_bots, second_rules, **options)  # type: ignore[arg-type]
+    count = min(len(first), len(second))
+    first = Results(first.rows[:count], first.meta, first.complete)
+    second = Results(second.rows[:count], second.meta, second.complete)
+    return first, second, paired(first, second)

@@ -1,0 +1,198 @@
+"""Statistics of a simulation: win rates with 95 % intervals (scipy), score distributions,
+the advantage of activating first, and paired comparisons on common random numbers.
+
+scipy is imported here only, when a summary is asked for (``import akvo.lab`` stays light).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from akvo.lab.results import LabError, Results
+
+LEVEL = 0.95
+METHODS = ("wilson", "exact")
+
+
+@dataclass(frozen=True, slots=True)
+class Interval:
+    """An estimate with its 95 % confidence interval."""
+
+    estimate: float
+    low: float
+    high: float
+
+    def __contains__(self, value: float) -> bool:
+        return self.low <= value <= self.high
+
+
+def proportion(successes: int, trials: int, method: str = "wilson") -> Interval:
+    """A binomial proportion with scipy's 95 % interval: Wilson score or exact
+    (Clopper–Pearson)."""
+    if method not in METHODS:
+        raise LabError(f"unknown interval method {method!r}; choose one of {METHODS}")
+    if trials <= 0:
+        raise LabError("a proportion needs at least one trial")
+    from scipy.stats import binomtest
+
+    ci = binomtest(successes, trials).proportion_ci(confidence_level=LEVEL, method=method)
+    return Interval(successes / trials, float(ci.low), float(ci.high))
+
+
+def mean_interval(values: list[float]) -> Interval:
+    """A mean with its 95 % Student t interval (a point when there is no spread)."""
+    n = len(values)
+    if n == 0:
+        raise LabError("a mean needs at least one value")
+    mean = sum(values) / n
+    if n < 2:
+        return Interval(mean, mean, mean)
+    variance = sum((v - mean) ** 2 for v in values) / (n - 1)
+    if variance == 0:
+        return Interval(mean, mean, mean)
+    from scipy.stats import t
+
+    half = float(t.ppf(0.5 + LEVEL / 2, n - 1)) * math.sqrt(variance / n)
+    return Interval(mean, mean - half, mean + half)
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What a designer reads from a simulation (see :func:`summarise`)."""
+
+    matches: int
+    wins_a: int
+    draws: int
+    wins_b: int
+    p_a: Interval  # P(A wins)
+    p_draw: Interval
+    p_b: Interval
+    score_a: Interval  # mean score
+    score_b: Interval
+    score_diff: Interval  # mean of score A − score B
+    scores_a: dict[int, int]  # score → matches
+    scores_b: dict[int, int]
+    first_edge: Interval  # points per turn: side activating first − other side
+    reasons: dict[str, int]
+    method: str
+    meta: dict[str, Any]
+
+    def rows(self) -> list[tuple[str, float, float | None, float | None]]:
+        """(measure, estimate, low, high) lines: the table the command line prints."""
+        names = self.meta.get("teams", ["A", "B"])
+        out: list[tuple[str, float, float | None, float | None]] = [
+            ("matchs", self.matches, None, None)
+        ]
+        for label, interval in (
+            (f"victoires A ({names[0]})", self.p_a),
+            ("nuls", self.p_draw),
+            (f"victoires B ({names[1]})", self.p_b),
+            ("score moyen A", self.score_a),
+            ("score moyen B", self.score_b),
+            ("écart de score A-B", self.score_diff),
+            ("avantage du premier à activer (points/tour)", self.first_edge),
+        ):
+            out.append((label, interval.estimate, interval.low, interval.high))
+        return out
+
+    def to_text(self) -> str:
+        """Aligned, tab-separated lines: French labels, plain numbers (machine-readable)."""
+        lines = ["mesure\testimation\tbas95\thaut95"]
+        for label, estimate, low, high in self.rows():
+            cells = [label, _number(estimate), _number(low), _number(high)]
+            lines.append("\t".join(cells))
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _number(value: float | None) -> str:
+    if value is None:
+        return ""
+    if float(value).is_integer():
+        return str(int(value))
+    return f"{value:.4f}"
+
+
+def summarise(results: Results, method: str = "wilson") -> Summary:
+    """Wins/draws/losses with 95 % intervals (Wilson or exact, scipy), mean scores with t
+    intervals, the score histograms, and the first-activation edge per turn."""
+    n = len(results)
+    if n == 0:
+        raise LabError("no finished match to summarise")
+    winners = Counter(results.column("winner"))
+    score_a = [float(v) for v in results.column("score_a")]
+    score_b = [float(v) for v in results.column("score_b")]
+    edges = [row.first_edge / max(1, len(row.favoured)) for row in results]
+    return Summary(
+        matches=n,
+        wins_a=winners["A"],
+        draws=winners["draw"],
+        wins_b=winners["B"],
+        p_a=proportion(winners["A"], n, method),
+        p_draw=proportion(winners["draw"], n, method),
+        p_b=proportion(winners["B"], n, method),
+        score_a=mean_interval(score_a),
+        score_b=mean_interval(score_b),
+        score_diff=mean_interval([a - b for a, b in zip(score_a, score_b, strict=True)]),
+        scores_a=dict(sorted(Counter(results.column("score_a")).items())),
+        scores_b=dict(sorted(Counter(results.column("score_b")).items())),
+        first_edge=mean_interval(edges),
+        reasons=dict(sorted(Counter(results.column("reason")).items())),
+        method=method,
+        meta=dict(results.meta),
+    )
+
+
+_POINTS = {"A": 1.0, "draw": 0.5, "B": 0.0}
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Two simulations on the same seeds: how much side A's result changed.
+
+    ``delta`` is the mean of (second − first) per match of A's match points (win 1, draw
+    ½, loss 0), with its paired 95 % interval; ``changed`` counts matches whose winner
+    differs.
+    """
+
+    matches: int
+    first: Interval  # A's mean match points in the first simulation
+    second: Interval
+    delta: Interval
+    changed: int
+    meta: tuple[dict[str, Any], dict[str, Any]]
+
+    def to_text(self) -> str:
+        lines = ["mesure\testimation\tbas95\thaut95"]
+        for label, interval in (
+            ("points de A (1re config.)", self.first),
+            ("points de A (2e config.)", self.second),
+            ("différence (2e - 1re)", self.delta),
+        ):
+            cells = [label, _number(interval.estimate), _number(interval.low)]
+            lines.append("\t".join([*cells, _number(interval.high)]))
+        lines.append(f"matchs au vainqueur changé\t{self.changed}\t\t")
+        return "\n".join(lines)
+
+
+def paired(first: Results, second: Results) -> Comparison:
+    """Compare two simulations played on the same seeds (common random numbers)."""
+    if [r.seed for r in first] != [r.seed for r in second]:
+        raise LabError("a paired comparison needs both simulations on the same match seeds")
+    if not len(first):
+        raise LabError("no finished match to compare")
+    one = [_POINTS[r.winner] for r in first]
+    two = [_POINTS[r.winner] for r in second]
+    return Comparison(
+        matches=len(first),
+        first=mean_interval(one),
+        second=mean_interval(two),
+        delta=mean_interval([b - a for a, b in zip(one, two, strict=True)]),
+        changed=sum(a.winner != b.winner for a, b in zip(first, second, strict=True)),
+        meta=(dict(first.meta), dict(second.meta)),
+    )

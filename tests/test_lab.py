@@ -1,0 +1,196 @@
+"""akvo.lab: reproducible simulations, intervals equal to scipy's, exports, comparisons."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from scipy import stats
+
+from akvo.config import RulesConfig
+from akvo.errors import RulesError
+from akvo.lab import (
+    COLUMNS,
+    LabError,
+    Results,
+    compare,
+    mean_interval,
+    paired,
+    parse_rules,
+    proportion,
+    rules_text,
+    simulate,
+)
+from akvo.lab.play import MatchSpec, match_seed, play_one
+from akvo.teams import preset_team
+
+FAST = {"workers": 0, "progress": False}
+
+
+@pytest.fixture(scope="module")
+def small() -> Results:
+    return simulate("perrockiss", "fish-tank", ("random", "greedy"), None, 8, seed=5, **FAST)
+
+
+def test_same_seed_same_results_whatever_the_chunks(small: Results) -> None:
+    again = simulate(
+        "perrockiss", "fish-tank", ("random", "greedy"), None, 8, seed=5, chunk=3, **FAST
+    )
+    assert again.rows == small.rows
+    other = simulate("perrockiss", "fish-tank", ("random", "greedy"), None, 8, seed=6, **FAST)
+    assert other.rows != small.rows
+    assert [r.index for r in small] == list(range(8))
+    assert small.complete
+
+
+def test_one_and_two_dask_workers_give_identical_results(small: Results) -> None:
+    for workers in (1, 2):
+        run = simulate(
+            "perrockiss",
+            "fish-tank",
+            ("random", "greedy"),
+            None,
+            8,
+            seed=5,
+            workers=workers,
+            processes=False,
+            chunk=2,
+            progress=False,
+        )
+        assert run.rows == small.rows
+
+
+def test_a_match_depends_only_on_its_seed_and_index() -> None:
+    spec = MatchSpec(
+        preset_team("perrockiss"), preset_team("fish-tank"), ("random", "random"), RulesConfig(), 9
+    )
+    first = play_one(spec, 4)
+    assert play_one(spec, 4) == first
+    assert first.seed == match_seed(9, 4)
+    assert first.winner in ("A", "B", "draw")
+    if first.reason == "score":
+        assert first.winner == ("A" if first.score_a > first.score_b else "B")
+    else:
+        assert first.score_a == first.score_b
+    assert len(first.favoured) == first.turns
+    assert match_seed(9, 4) != match_seed(9, 5) != match_seed(10, 4)
+
+
+def test_summary_counts_and_scipy_intervals(small: Results) -> None:
+    summary = small.summary()
+    winners = small.column("winner")
+    assert summary.matches == 8
+    assert (summary.wins_a, summary.draws, summary.wins_b) == (
+        winners.count("A"),
+        winners.count("draw"),
+        winners.count("B"),
+    )
+    ci = stats.binomtest(summary.wins_b, 8).proportion_ci(0.95, method="wilson")
+    assert (summary.p_b.low, summary.p_b.high) == pytest.approx((ci.low, ci.high), abs=1e-12)
+    assert sum(summary.scores_a.values()) == 8
+    assert summary.score_a.estimate == pytest.approx(sum(small.column("score_a")) / 8)
+
+
+@pytest.mark.parametrize("k, n", [(0, 10), (3, 10), (57, 100), (100, 100), (5123, 10000)])
+def test_wilson_interval_is_the_textbook_formula(k: int, n: int) -> None:
+    z = stats.norm.ppf(0.975)
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    interval = proportion(k, n)
+    assert interval.estimate == p
+    assert interval.low == pytest.approx(max(0.0, centre - half), abs=1e-12)
+    assert interval.high == pytest.approx(min(1.0, centre + half), abs=1e-12)
+
+
+@pytest.mark.parametrize("k, n", [(0, 10), (3, 10), (100, 100), (512, 1000)])
+def test_exact_interval_is_clopper_pearson(k: int, n: int) -> None:
+    low = stats.beta.ppf(0.025, k, n - k + 1) if k else 0.0
+    high = stats.beta.ppf(0.975, k + 1, n - k) if k < n else 1.0
+    interval = proportion(k, n, "exact")
+    assert (interval.low, interval.high) == pytest.approx((low, high), abs=1e-9)
+
+
+def test_mean_interval_is_students() -> None:
+    values = [3.0, 1.0, 4.0, 1.0, 5.0, 9.0, 2.0, 6.0]
+    low, high = stats.t.interval(0.95, len(values) - 1, loc=4.0, scale=stats.sem(values))
+    interval = mean_interval(values)
+    assert interval.estimate == 3.875
+    mean = sum(values) / len(values)
+    low, high = stats.t.interval(0.95, len(values) - 1, loc=mean, scale=stats.sem(values))
+    assert (interval.low, interval.high) == pytest.approx((low, high), abs=1e-12)
+    assert mean_interval([2.0, 2.0]).low == 2.0
+
+
+def test_bad_requests_are_named() -> None:
+    with pytest.raises(LabError, match="unknown bot 'expert'"):
+        simulate(bots=("expert", "random"), n=1, **FAST)
+    with pytest.raises(LabError, match="n must be a positive"):
+        simulate(n=0, **FAST)
+    with pytest.raises(LabError, match="unknown interval method"):
+        proportion(1, 2, "bayes")
+    with pytest.raises(RulesError, match="weather"):
+        parse_rules("weather=moon")
+    with pytest.raises(RulesError, match="not name=value"):
+        parse_rules("weather")
+
+
+def test_rules_text_round_trip() -> None:
+    rules = parse_rules(" weather=coin , prodige=all ")
+    assert rules == RulesConfig(weather="coin", prodige="all")
+    assert rules_text(rules) == "weather=coin,prodige=all"
+    assert parse_rules(rules_text(rules)) == rules
+    assert parse_rules("") == RulesConfig()
+
+
+def test_csv_and_json_round_trip(small: Results, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    text = small.to_csv(tmp_path / "r.csv")
+    assert text.splitlines()[0] == ",".join(COLUMNS)
+    assert len(text.splitlines()) == 9
+    assert Results.load(tmp_path / "r.csv").rows == small.rows
+    small.to_json(tmp_path / "r.json")
+    loaded = Results.load(tmp_path / "r.json")
+    assert loaded.rows == small.rows
+    assert loaded.meta == small.meta
+    assert loaded.meta["bots"] == ["random", "greedy"]
+    with pytest.raises(LabError, match="lacks column"):
+        Results.from_csv("index,seed\n1,2\n")
+
+
+def test_interrupted_runs_keep_what_finished() -> None:
+    calls: list[tuple[int, int]] = []
+
+    def stop_after_first(done: int, total: int) -> bool:
+        calls.append((done, total))
+        return False
+
+    run = simulate(n=6, chunk=2, on_progress=stop_after_first, **FAST)
+    assert not run.complete
+    assert calls == [(2, 6)]
+    assert [r.index for r in run] == [0, 1]
+    full = simulate(n=6, chunk=2, **FAST)
+    assert full.rows[:2] == run.rows
+
+
+def test_paired_comparison_on_common_seeds(small: Results) -> None:
+    same = paired(small, small)
+    assert same.delta.estimate == same.delta.low == same.delta.high == 0
+    assert same.changed == 0
+    first, second, diff = compare(
+        "perrockiss",
+        "fish-tank",
+        ("random", "random"),
+        None,
+        6,
+        seed=2,
+        other_rules="weather=coin",
+        **FAST,
+    )
+    assert [r.seed for r in first] == [r.seed for r in second]
+    assert second.meta["rules"]["weather"] == "coin"
+    points = {"A": 1.0, "draw": 0.5, "B": 0.0}
+    deltas = [points[b.winner] - points[a.winner] for a, b in zip(first, second, strict=True)]
+    assert diff.delta.estimate == pytest.approx(sum(deltas) / 6)
+    assert diff.changed == sum(d != 0 for d in deltas)
+    with pytest.raises(LabError, match="same match seeds"):
+        paired(small, first)
