@@ -14,7 +14,7 @@ from akvo.bots.values import PUSH_WEIGHT, action_worth, target_worths
 from akvo.config import RulesConfig
 from akvo.errors import AkvoError
 from akvo.match import MatchState, new_match, play_match
-from akvo.match.core import TARGET
+from akvo.match.phases import TARGET
 from akvo.match.preview import target_values
 from akvo.match.state import replay
 

@@ -64,13 +64,12 @@ from akvo.match.board import (
     chest_distance,
 )
 from akvo.match.bots import r15_relance
-from akvo.match.core import (
+from akvo.match.core import EFFECT_EGIDE, EFFECT_TOURBILLON, EFFECT_VIGIE
+from akvo.match.flow import advance_unit, room_ahead
+from akvo.match.phases import (
     ACTIVATE,
     ATTACK_RUNE,
     DEFENCE_RUNE,
-    EFFECT_EGIDE,
-    EFFECT_TOURBILLON,
-    EFFECT_VIGIE,
     ORDERS,
     PRE_SHOT,
     PRODIGE,
@@ -78,10 +77,10 @@ from akvo.match.core import (
     SHIP_ORDER,
     TARGET,
 )
-from akvo.match.core import ADVANCE as ADVANCE_PHASE
-from akvo.match.core import ROULEAU as ROULEAU_PHASE
-from akvo.match.core import TRIDENT as TRIDENT_PHASE
-from akvo.match.core import TRIDENT_MORE as TRIDENT_MORE_PHASE
+from akvo.match.phases import ADVANCE as ADVANCE_PHASE
+from akvo.match.phases import ROULEAU as ROULEAU_PHASE
+from akvo.match.phases import TRIDENT as TRIDENT_PHASE
+from akvo.match.phases import TRIDENT_AGAIN as TRIDENT_MORE_PHASE
 from akvo.match.preview import CHEST_NAME
 from akvo.match.roster import ATTAQUE, CONFUSION, DEFENSE, MOUVEMENT
 from akvo.match.roster import RELANCE as RELANCE_CAT
@@ -153,7 +152,7 @@ class GreedyBot:
 
     # --- orders and activations ------------------------------------------------------------
     def _wants_to_shoot(self, state: MatchState, side: int, character: int) -> bool:
-        if not state.room_ahead(side, UNIT_OF_CHAR[character]):
+        if not room_ahead(state, side, UNIT_OF_CHAR[character]):
             return True
         return best_worth(state, side, character) >= SHOOT_MIN
 
@@ -231,7 +230,7 @@ class GreedyBot:
         side, unit = state.side, state.unit
         cells = state.tasks[0][1]
         row = state.rows[side * UNITS + unit]
-        room = state.room_ahead(side, unit)
+        room = room_ahead(state, side, unit)
         plain = chest_distance(side, row + FORWARD[side] * min(cells, room))
         boosted = chest_distance(side, row + FORWARD[side] * min(cells + 1, room))
         if plain > _MAX_RANGE >= boosted:
@@ -322,5 +321,5 @@ class GreedyBot:
 def _worth_after_step(state: MatchState, side: int, character: int) -> float:
     """Best worth of the character once its unit has moved one cell forward (on a copy)."""
     ahead = state.copy()
-    ahead.advance_unit(side, UNIT_OF_CHAR[character], 1)
+    advance_unit(ahead, side, UNIT_OF_CHAR[character], 1)
     return best_worth(ahead, side, character)

@@ -23,7 +23,8 @@ from akvo.bots.values import target_worths
 from akvo.errors import AkvoError
 from akvo.match.actions import ORDER_ACTIONS, SHIP_TOKENS
 from akvo.match.board import CHARS
-from akvo.match.core import CHANCE, ORDERS, TERMINAL
+from akvo.match.core import CHANCE, TERMINAL
+from akvo.match.phases import ORDERS
 from akvo.match.preview import CHEST_NAME
 from akvo.match.state import MatchState
 

@@ -41,8 +41,9 @@ from akvo.match.core import EFFECT_EGIDE, EFFECT_TOURBILLON, EFFECT_VIGIE
 from akvo.match.preview import CHEST_NAME
 from akvo.match.roster import ATTAQUE, CONFUSION, DEFENSE, RELANCE
 from akvo.match.state import MatchState
+from akvo.resolution import MAX_SOUFFLE_DISTANCE, SOUFFLE_REDUCTION
 from akvo.rules import tier_for_turn
-from akvo.shots import MAX_SOUFFLE_DISTANCE, SOUFFLE_REDUCTION, RuneChoice, Side, shot
+from akvo.shots import RuneChoice, Side, shot
 
 #: Points a push is worth per unit of P(push): pushing a mage back costs it a turn of
 #: advance towards the chest, and our beach is safer.

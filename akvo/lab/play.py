@@ -16,7 +16,8 @@ from akvo.bots import make_bot
 from akvo.config import RulesConfig
 from akvo.lab.results import MatchResult
 from akvo.match.board import CHARS, SIDE_NAMES
-from akvo.match.core import CHANCE, ORDERS, TERMINAL
+from akvo.match.core import CHANCE, TERMINAL
+from akvo.match.phases import ORDERS
 from akvo.match.state import new_match
 from akvo.teams import Team
 
