@@ -17,7 +17,7 @@ from akvo.config import RulesConfig
 from akvo.lab.results import MatchResult
 from akvo.match.board import CHARS, SIDE_NAMES
 from akvo.match.core import CHANCE, ORDERS, TERMINAL
-from akvo.match.state import new_match
+from akvo.match.state import MatchState, new_match
 from akvo.teams import Team
 
 
@@ -47,6 +47,16 @@ def _bot(spec: MatchSpec, side: str, index: int) -> Any:
 
 def play_one(spec: MatchSpec, index: int) -> MatchResult:
     """Play match ``index`` of a simulation and summarise it."""
+    return _play(spec, index)[1]
+
+
+def match_state(spec: MatchSpec, index: int) -> MatchState:
+    """Match ``index`` of a simulation played again: the final state, with its record (for
+    a replay viewer)."""
+    return _play(spec, index)[0]
+
+
+def _play(spec: MatchSpec, index: int) -> tuple[MatchState, MatchResult]:
     rng = random.Random(match_seed(spec.seed, index))
     bots = (_bot(spec, "A", index), _bot(spec, "B", index))
     state = new_match(spec.team_a, spec.team_b, spec.rules)
@@ -68,7 +78,7 @@ def play_one(spec: MatchSpec, index: int) -> MatchResult:
         state.apply_action(bots[player](state))
     if favoured:
         edge += _turn_edge(favoured[-1], turn_start, state.scores)
-    return MatchResult(
+    return state, MatchResult(
         index=index,
         seed=match_seed(spec.seed, index),
         winner=state.result or "draw",
