@@ -20,6 +20,7 @@ from pathlib import Path
 
 from akvo.bots import make_bot
 from akvo.bots.search import DEFAULT_BUDGET
+from akvo.bots.values import clear_worths
 from akvo.match import MatchState, new_match
 from akvo.match.core import ORDERS
 
@@ -42,6 +43,7 @@ def decision_nodes(matches: int) -> list[MatchState]:
 
 
 def timings(name: str, nodes: list[MatchState]) -> list[float]:
+    clear_worths()  # no position seen before: only the exact shot values stay cached
     bot = make_bot(name, 1)
     out = []
     for node in nodes:
@@ -90,7 +92,8 @@ def report(rows: list[tuple[str, str, int, float, float, float]], matches: int) 
         "at the end (the machine is shared: treat the times as a ceiling).",
         "",
         f"Decision nodes: every node met in {matches} matches of two greedy bots (Perrockiss "
-        "against Fish Tank, default rules); each bot answers each node once (shot caches warm). "
+        "against Fish Tank, default rules); each bot answers each node once (exact shot "
+        "values cached, position cache emptied first). "
         f"Search bot at its default budget ({DEFAULT_BUDGET} rollouts per candidate), on a "
         "sample of nodes.",
         "",

@@ -18,10 +18,12 @@ from akvo.lab import (
     paired,
     parse_rules,
     proportion,
+    replay_match,
     rules_text,
     simulate,
 )
 from akvo.lab.play import MatchSpec, match_seed, play_one
+from akvo.match.state import replay
 from akvo.teams import preset_team
 
 FAST = {"workers": 0, "progress": False}
@@ -194,3 +196,18 @@ def test_paired_comparison_on_common_seeds(small: Results) -> None:
     assert diff.changed == sum(d != 0 for d in deltas)
     with pytest.raises(LabError, match="same match seeds"):
         paired(small, first)
+
+
+def test_a_simulated_match_can_be_played_again_for_the_replay_viewer(small: Results) -> None:
+    state = replay_match(small, 3)
+    row = small[3]
+    assert (state.scores, state.result, state.turn) == (
+        [row.score_a, row.score_b],
+        row.winner,
+        row.turns,
+    )
+    assert replay(state.record()).to_json() == state.to_json()
+    loaded = Results.from_json(small.to_json())
+    assert replay_match(loaded, 3).history == state.history
+    with pytest.raises(LabError, match="match 99"):
+        replay_match(small, 99)

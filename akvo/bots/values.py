@@ -147,6 +147,11 @@ _WORTHS: dict[tuple[object, ...], dict[str, float]] = {}
 _WORTHS_SIZE = 1 << 17
 
 
+def clear_worths() -> None:
+    """Forget the positions seen (benchmarks time the bots from a cold position cache)."""
+    _WORTHS.clear()
+
+
 def _target_worths(
     state: MatchState, side: int, character: int, effects: Effects, trident: bool, souffle: bool
 ) -> dict[str, float]:

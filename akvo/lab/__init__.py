@@ -17,7 +17,7 @@ Runs on dask.distributed (a LocalCluster by default, or ``client=`` / ``schedule
 
 from akvo.lab.options import parse_rules, rules_text
 from akvo.lab.results import COLUMNS, LabError, MatchResult, Results
-from akvo.lab.run import compare, dask_client, simulate
+from akvo.lab.run import compare, dask_client, replay_match, simulate
 from akvo.lab.stats import (
     Comparison,
     Interval,
@@ -42,6 +42,7 @@ __all__ = [
     "paired",
     "parse_rules",
     "proportion",
+    "replay_match",
     "rules_text",
     "simulate",
     "summarise",

@@ -18,7 +18,7 @@ from akvo.lab.results import MatchResult
 from akvo.match.board import CHARS, SIDE_NAMES
 from akvo.match.core import CHANCE, TERMINAL
 from akvo.match.phases import ORDERS
-from akvo.match.state import new_match
+from akvo.match.state import MatchState, new_match
 from akvo.teams import Team
 
 
@@ -48,6 +48,16 @@ def _bot(spec: MatchSpec, side: str, index: int) -> Any:
 
 def play_one(spec: MatchSpec, index: int) -> MatchResult:
     """Play match ``index`` of a simulation and summarise it."""
+    return _play(spec, index)[1]
+
+
+def match_state(spec: MatchSpec, index: int) -> MatchState:
+    """Match ``index`` of a simulation played again: the final state, with its record (for
+    a replay viewer)."""
+    return _play(spec, index)[0]
+
+
+def _play(spec: MatchSpec, index: int) -> tuple[MatchState, MatchResult]:
     rng = random.Random(match_seed(spec.seed, index))
     bots = (_bot(spec, "A", index), _bot(spec, "B", index))
     state = new_match(spec.team_a, spec.team_b, spec.rules)
@@ -69,7 +79,7 @@ def play_one(spec: MatchSpec, index: int) -> MatchResult:
         state.apply_action(bots[player](state))
     if favoured:
         edge += _turn_edge(favoured[-1], turn_start, state.scores)
-    return MatchResult(
+    return state, MatchResult(
         index=index,
         seed=match_seed(spec.seed, index),
         winner=state.result or "draw",

@@ -70,6 +70,7 @@ def _meta(spec: MatchSpec, team_a: Team | str, team_b: Team | str, n: int) -> di
 
     return {
         "teams": [name(team_a), name(team_b)],
+        "team_lists": [str(spec.team_a), str(spec.team_b)],
         "bots": list(spec.bots),
         "rules": spec.rules.to_dict(),
         "seed": spec.seed,
@@ -105,14 +106,16 @@ def dask_client(
             yield remote
         return
     count = workers if workers is not None else (os.cpu_count() or 1)
+    # Processes talk over TCP on the loopback only; threads share this process (inproc).
+    where = {"host": "127.0.0.1"} if processes else {}
     with (
         dist.LocalCluster(
             n_workers=count,
             threads_per_worker=1,
             processes=processes,
-            host="127.0.0.1",  # loopback only
             dashboard_address=None,  # no dashboard
             silence_logs=logging.ERROR,
+            **where,
         ) as cluster,
         dist.Client(cluster) as local,
     ):
@@ -220,6 +223,32 @@ def simulate(
     with dask_client(workers, client, scheduler, processes) as dask:
         rows, complete = _run(spec, n, dask, chunk, show, on_progress)
     return Results(tuple(rows), _meta(spec, team_a, team_b, n), complete)
+
+
+def spec_of(results: Results) -> MatchSpec:
+    """The configuration a simulation's ``meta`` records (to play one of its matches again)."""
+    meta = results.meta
+    try:
+        return MatchSpec(
+            parse_team(meta["team_lists"][0], name=meta["teams"][0]),
+            parse_team(meta["team_lists"][1], name=meta["teams"][1]),
+            (meta["bots"][0], meta["bots"][1]),
+            parse_rules(meta["rules"]),
+            int(meta["seed"]),
+            tuple(sorted(meta.get("bot_options", {}).items())),
+        )
+    except (KeyError, IndexError, TypeError, ValueError) as error:
+        raise LabError(f"these results do not record their configuration: {error}") from None
+
+
+def replay_match(results: Results, index: int) -> Any:
+    """Match ``index`` of these results played again from its seed: a
+    :class:`~akvo.match.MatchState` whose ``record()`` a replay viewer can show."""
+    from akvo.lab.play import match_state
+
+    if index not in {row.index for row in results}:
+        raise LabError(f"match {index} is not in these results")
+    return match_state(spec_of(results), index)
 
 
 def compare(
