@@ -59,7 +59,7 @@ from akvo.match.phases import (
     TRIDENT,
     WEATHER,
 )
-from akvo.match.roster import BONUS, MOUVEMENT, RUNE_U, letter_bit
+from akvo.match.roster import BONUS, MOUVEMENT, RUNE_U, Roster, letter_bit
 from akvo.match.ultimes import (
     declare_trident,
     declare_turn_ultime,
@@ -127,15 +127,26 @@ def decide_orders(s: StateCore, action: str) -> None:
 
 # --- activation (R9, R22, R24) -------------------------------------------------------------
 def legal_activation(s: StateCore) -> tuple[str, ...]:
+    """Units not yet activated, free turn-long Ultimes, and the rune U (R22); memoised per
+    roster on what they depend on."""
     side = s.side
-    done = s.activated[side]
-    actions = [_ACTIVATE_ACTIONS[u] for u in range(UNITS) if not done >> u & 1]
     used = s.ult_used[side]
+    rune_u = bool(used) and rune_u_restores(s.rules) and not s.spent[side] & _U_BIT
+    roster = s.rosters[side]
+    key = ("activate", s.activated[side], used, rune_u)
+    found = roster.memo.get(key)
+    if found is None:
+        found = roster.memo[key] = _activation_choices(s.activated[side], used, rune_u, roster)
+    return found
+
+
+def _activation_choices(done: int, used: int, rune_u: bool, roster: Roster) -> tuple[str, ...]:
+    actions = [_ACTIVATE_ACTIONS[u] for u in range(UNITS) if not done >> u & 1]
     for char, action in _ULTIME_DECLARATIONS:
         if not used >> char & 1:
             actions.append(action)
-    if used and rune_u_restores(s.rules) and not s.spent[side] & _U_BIT:
-        holder = s.rosters[side].holder_of[RUNE_U]
+    if rune_u:
+        holder = roster.holder_of[RUNE_U]
         for char in range(CHARS):
             if used >> char & 1 and holder in (char, BONUS):
                 actions.append(_RUNE_U_ACTIONS[char])

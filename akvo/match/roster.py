@@ -34,7 +34,7 @@ class Roster:
     holder_of: dict[str, int]
     category_of: dict[str, int]
     #: Memo of :meth:`choices`: the same spent runes give the same legal actions.
-    memo: dict[tuple[int, tuple[int, ...], int, object], tuple[str, ...]] = field(
+    memo: dict[tuple[object, ...], tuple[str, ...]] = field(
         default_factory=dict, compare=False, repr=False
     )
 
