@@ -113,7 +113,7 @@ def dask_client(
             n_workers=count,
             threads_per_worker=1,
             processes=processes,
-            dashboard_address=None,  # no dashboard
+            dashboard_address="127.0.0.1:0",  # its HTTP endpoints: loopback, any free port
             silence_logs=logging.ERROR,
             **where,
         ) as cluster,
