@@ -133,7 +133,7 @@ def test_bad_requests_are_named() -> None:
         proportion(1, 2, "bayes")
     with pytest.raises(RulesError, match="weather"):
         parse_rules("weather=moon")
-    with pytest.raises(RulesError, match="not name=value"):
+    with pytest.raises(RulesError, match="not variant=value"):
         parse_rules("weather")
 
 

@@ -1,15 +1,15 @@
-"""Parse the lab's ``--rules weather=coin,prodige=all`` option into a RulesConfig."""
+"""The lab's ``rules`` argument: text, a dict, a RulesConfig or None, as a RulesConfig."""
 
 from __future__ import annotations
 
 from akvo.config import RulesConfig
-from akvo.errors import RulesError
 
 
 def parse_rules(text: str | dict[str, str] | RulesConfig | None) -> RulesConfig:
     """``"weather=coin,prodige=all"`` (or a dict, or a RulesConfig) → :class:`RulesConfig`.
 
-    An empty text means the default rules; a bad pair raises :class:`RulesError` naming it.
+    ``None`` or an empty text means the default rules; the text and the dict are read by
+    :meth:`RulesConfig.from_text` / :meth:`RulesConfig.from_dict`, which name a bad pair.
     """
     if text is None:
         return RulesConfig()
@@ -17,24 +17,10 @@ def parse_rules(text: str | dict[str, str] | RulesConfig | None) -> RulesConfig:
         return text
     if isinstance(text, dict):
         return RulesConfig.from_dict(text)
-    if not isinstance(text, str):
-        raise RulesError(f"rules must be text like 'weather=coin', got {type(text).__name__}")
-    pairs: dict[str, str] = {}
-    for item in text.split(","):
-        item = item.strip()
-        if not item:
-            continue
-        name, sep, value = item.partition("=")
-        if not sep or not name.strip() or not value.strip():
-            raise RulesError(f"rules item {item!r} is not name=value (e.g. weather=coin)")
-        name = name.strip().replace("-", "_")
-        if name in pairs:
-            raise RulesError(f"rules variant {name!r} is given twice")
-        pairs[name] = value.strip()
-    return RulesConfig.from_dict(pairs)
+    return RulesConfig.from_text(text)
 
 
 def rules_text(rules: RulesConfig) -> str:
-    """The inverse of :func:`parse_rules` for the variants that differ from the default."""
+    """The variants that differ from the default, as ``--rules`` text (empty: default)."""
     default = RulesConfig().to_dict()
     return ",".join(f"{k}={v}" for k, v in rules.to_dict().items() if default[k] != v)
