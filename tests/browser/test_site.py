@@ -15,7 +15,9 @@ from playwright.sync_api import Page, expect
 
 from akvo.dice import roll
 from akvo.duel import rune_duel
+from akvo.rules import thresholds, tier_for_turn
 from akvo.shots import Side, shot_on_chest, shot_on_mage
+from akvo.siblings import lieu_duel
 from akvo.tables import odds_grid
 from akvo_widgets import chapters as manifest
 from akvo_widgets.chapters import Chapter
@@ -136,6 +138,16 @@ def _duel(page: Page) -> str:
     return percent(rune_duel("mage", 1, 2).sequential_value)
 
 
+def _aide(page: Page) -> str:
+    _press(page, ".akvo-aide-turn", "ArrowRight", 4)  # turn 1 → 5: tier III
+    return str(thresholds(tier_for_turn(5), 1).attack)
+
+
+def _siblings(page: Page) -> str:
+    _choose(page, ".akvo-va-target", "Un Lieu\u00a0: trois lancers, égalités sans suite")
+    return percent(lieu_duel("sans-suite").win)
+
+
 #: Per chapter: the number shown, and the move that must change it to the returned text.
 #: Every chapter of the manifest needs one (test_every_chapter_has_an_interaction).
 INTERACTIONS: dict[str, tuple[str, Callable[[Page], str]]] = {
@@ -144,6 +156,8 @@ INTERACTIONS: dict[str, tuple[str, Callable[[Page], str]]] = {
     "tir-sur-un-mage.ipynb": (".akvo-shot-value", _mage),
     "tir-sur-un-coffre.ipynb": (".akvo-shot-value", _chest),
     "runes-et-ultimes.ipynb": (".akvo-duel-sequential", _duel),
+    "aide-memoire.ipynb": (".akvo-aide-x-1", _aide),
+    "annexe-jeux-voisins.ipynb": (".akvo-va-win", _siblings),
 }
 
 
@@ -164,3 +178,19 @@ def test_controls_update_the_odds(
     expected = move(page)
     assert not _same_text(expected).match(initial), "the move must change the number"
     expect(shown).to_have_text(_same_text(expected), timeout=WAIT)
+
+
+# --- Reference pages: the aide-mémoire prints on one A4 sheet ------------------------------
+
+PDF_PAGE = re.compile(rb"/Type\s*/Page\b")
+
+
+def test_aide_memoire_prints_on_one_a4_page(page: Page, base_url: str) -> None:
+    open_page(page, base_url, "aide-memoire.ipynb")
+    expect(page.locator(".akvo-aide").first).to_be_visible(timeout=WAIT)
+    page.emulate_media(media="print")
+    expect(page.locator(".akvo-nav")).to_be_hidden()
+    expect(page.locator(".akvo-aide-turn")).to_be_hidden()
+    expect(page.locator(".akvo-aide section:visible")).to_have_count(9)
+    pdf = page.pdf(format="A4", print_background=True)
+    assert len(PDF_PAGE.findall(pdf)) == 1
