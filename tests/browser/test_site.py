@@ -17,7 +17,11 @@ from akvo.dice import roll
 from akvo.duel import rune_duel
 from akvo.rules import thresholds, tier_for_turn
 from akvo.shots import Side, shot_on_chest, shot_on_mage
+from akvo.concordance import sentences
+from akvo.config import RulesConfig
 from akvo.siblings import lieu_duel
+from akvo.variants import weather_favoured_turns
+from akvo_widgets.glossary import BY_ANCHOR
 from akvo.tables import odds_grid
 from akvo_widgets import chapters as manifest
 from akvo_widgets.chapters import Chapter
@@ -148,6 +152,21 @@ def _siblings(page: Page) -> str:
     return percent(lieu_duel("sans-suite").win)
 
 
+def _variants(page: Page) -> str:
+    _choose(page, ".akvo-variant-weather", "Pile ou face à chaque tour")
+    return percent(weather_favoured_turns(RulesConfig(weather="coin"))[4])
+
+
+def _glossary(page: Page) -> str:
+    _choose(page, ".akvo-glossary-term", "Résilience")
+    return BY_ANCHOR["resilience"].definition
+
+
+def _concordance(page: Page) -> str:
+    _choose(page, ".akvo-concordance-section", "Résilience")
+    return str(sum(1 for s in sentences() if s.section == "Résilience"))
+
+
 #: Per chapter: the number shown, and the move that must change it to the returned text.
 #: Every chapter of the manifest needs one (test_every_chapter_has_an_interaction).
 INTERACTIONS: dict[str, tuple[str, Callable[[Page], str]]] = {
@@ -156,7 +175,10 @@ INTERACTIONS: dict[str, tuple[str, Callable[[Page], str]]] = {
     "tir-sur-un-mage.ipynb": (".akvo-shot-value", _mage),
     "tir-sur-un-coffre.ipynb": (".akvo-shot-value", _chest),
     "runes-et-ultimes.ipynb": (".akvo-duel-sequential", _duel),
+    "arbitrages-et-variantes.ipynb": (".akvo-variant-weather-value", _variants),
     "aide-memoire.ipynb": (".akvo-aide-x-1", _aide),
+    "glossaire.ipynb": (".akvo-glossary-definition", _glossary),
+    "concordance.ipynb": (".akvo-concordance-count", _concordance),
     "annexe-jeux-voisins.ipynb": (".akvo-va-win", _siblings),
 }
 
@@ -194,3 +216,13 @@ def test_aide_memoire_prints_on_one_a4_page(page: Page, base_url: str) -> None:
     expect(page.locator(".akvo-aide section:visible")).to_have_count(9)
     pdf = page.pdf(format="A4", print_background=True)
     assert len(PDF_PAGE.findall(pdf)) == 1
+
+
+def test_a_chapter_term_opens_its_glossary_entry(page: Page, base_url: str) -> None:
+    """A term's first use links to glossaire.ipynb#anchor, and the entry comes into view."""
+    open_page(page, base_url, "des.ipynb")
+    page.locator("a[href='glossaire.ipynb#resilience']").first.click()
+    expect(page).to_have_url(base_url + RENDER + "glossaire.ipynb#resilience", timeout=WAIT)
+    entry = page.locator("#resilience")
+    expect(entry).to_be_in_viewport(timeout=WAIT)
+    expect(entry).to_have_text("Résilience")
