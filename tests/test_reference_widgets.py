@@ -176,7 +176,8 @@ def test_pirate_ship_and_wall_widgets() -> None:
     wall.tests.value = 4
     assert _cell(wall.result.value, "akvo-wall-holds") == percent(wall_test("pierre").holds)
     standing = wall_survival("pierre", 4)
-    assert _cell(wall.result.value, "akvo-fraction akvo-wall-standing-fraction") == fraction(standing)
+    shown = _cell(wall.result.value, "akvo-fraction akvo-wall-standing-fraction")
+    assert shown == fraction(standing)
 
 
 # --- Concordance -----------------------------------------------------------------------------

@@ -13,19 +13,19 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from akvo.concordance import sentences
+from akvo.config import RulesConfig
 from akvo.dice import roll
 from akvo.duel import rune_duel
 from akvo.rules import thresholds, tier_for_turn
 from akvo.shots import Side, shot_on_chest, shot_on_mage
-from akvo.concordance import sentences
-from akvo.config import RulesConfig
 from akvo.siblings import lieu_duel
-from akvo.variants import weather_favoured_turns
-from akvo_widgets.glossary import BY_ANCHOR
 from akvo.tables import odds_grid
+from akvo.variants import weather_favoured_turns
 from akvo_widgets import chapters as manifest
 from akvo_widgets.chapters import Chapter
 from akvo_widgets.formatting import decimal, percent
+from akvo_widgets.glossary import BY_ANCHOR
 
 WAIT = 60_000  # ms: a cold kernel on a busy 2-core machine
 RENDER = "/voila/render/"
