@@ -62,7 +62,7 @@ def concordance_table(section: str) -> str:
 class ConcordanceBrowser(w.VBox):
     """Pick a rulebook section: its rule sentences and what answers for each."""
 
-    def __init__(self, section: str = RULEBOOK_SECTIONS[0]) -> None:
+    def __init__(self, section: str = ALL) -> None:
         options = [
             ("Toutes les sections", ALL),
             *((s[0].upper() + s[1:], s) for s in RULEBOOK_SECTIONS),
