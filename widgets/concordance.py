@@ -55,8 +55,7 @@ def _row(s: Sentence) -> list[str]:
 def concordance_table(section: str) -> str:
     rows = [_row(s) for s in in_section(section)]
     header = ["Phrase du livret", "Chapitres", "Arbitrages", "Code + tests"]
-    # A wide table: on a phone (390 px) it scrolls sideways instead of overflowing the page.
-    return f"{_STYLE}<div style='overflow-x: auto'>{c.table(header, rows)}</div>"
+    return _STYLE + c.table(header, rows)
 
 
 class ConcordanceBrowser(w.VBox):
