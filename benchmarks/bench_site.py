@@ -60,6 +60,8 @@ PROBES = (
     Probe("tir-sur-un-mage.ipynb", ".akvo-shot-distance", ".akvo-shot-value", 1, 4),
     Probe("tir-sur-un-coffre.ipynb", ".akvo-shot-distance", ".akvo-shot-value", 1, 4),
     Probe("runes-et-ultimes.ipynb", ".akvo-duel-distance", ".akvo-duel-sequential", 1, 4),
+    Probe("aide-memoire.ipynb", ".akvo-aide-turn", ".akvo-aide-turn-line", 1, 10),
+    Probe("annexe-jeux-voisins.ipynb", ".akvo-ship-turns", ".akvo-ship-none-lost", 1, 10),
 )
 
 

@@ -93,6 +93,44 @@ CHAPTERS: tuple[Chapter, ...] = (
         "des milliers de matchs joués par des bots, taux de victoire et intervalles",
         part="Pour les concepteurs",
     ),
+        "arbitrages-et-variantes.ipynb",
+        "Arbitrages et variantes",
+        "chaque arbitrage R1–R28, ses alternatives et l’effet des variantes sur les chances",
+        part="Pour les concepteurs",
+    ),
+    Chapter(
+        "aide-memoire.ipynb",
+        "Aide-mémoire",
+        "une page à imprimer pour la table de jeu",
+        part="Référence",
+        sections=(
+            "séquence d’un tour",
+            "tirs",
+            "critiques et prodiges",
+            "Résilience",
+            "runes",
+            "Ultimes",
+            "fin de match",
+        ),
+    ),
+    Chapter(
+        "glossaire.ipynb",
+        "Glossaire",
+        "chaque terme du jeu en une phrase, avec le chapitre qui l’enseigne",
+        part="Référence",
+    ),
+    Chapter(
+        "concordance.ipynb",
+        "Concordance des règles",
+        "chaque phrase du livret, son chapitre, ses arbitrages, son code et ses tests",
+        part="Référence",
+    ),
+    Chapter(
+        "annexe-jeux-voisins.ipynb",
+        "Annexe\u00a0: les dés des jeux voisins",
+        "Vague Attaque et Akeruption, calculés exactement",
+        part="Référence",
+    ),
 )
 
 _BY_FILE = {c.file: c for c in CHAPTERS}

@@ -13,14 +13,20 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from akvo.concordance import sentences
+from akvo.config import RulesConfig
 from akvo.dice import roll
 from akvo.duel import rune_duel
 from akvo.lab import simulate
+from akvo.rules import thresholds, tier_for_turn
 from akvo.shots import Side, shot_on_chest, shot_on_mage
+from akvo.siblings import lieu_duel
 from akvo.tables import odds_grid
+from akvo.variants import weather_favoured_turns
 from akvo_widgets import chapters as manifest
 from akvo_widgets.chapters import Chapter
 from akvo_widgets.formatting import decimal, percent
+from akvo_widgets.glossary import BY_ANCHOR
 
 WAIT = 60_000  # ms: a cold kernel on a busy 2-core machine
 RENDER = "/voila/render/"
@@ -146,6 +152,31 @@ def _duel(page: Page) -> str:
     return percent(rune_duel("mage", 1, 2).sequential_value)
 
 
+def _aide(page: Page) -> str:
+    _press(page, ".akvo-aide-turn", "ArrowRight", 4)  # turn 1 → 5: tier III
+    return str(thresholds(tier_for_turn(5), 1).attack)
+
+
+def _siblings(page: Page) -> str:
+    _choose(page, ".akvo-va-target", "Un Lieu\u00a0: trois lancers, égalités sans suite")
+    return percent(lieu_duel("sans-suite").win)
+
+
+def _variants(page: Page) -> str:
+    _choose(page, ".akvo-variant-weather", "Pile ou face à chaque tour")
+    return percent(weather_favoured_turns(RulesConfig(weather="coin"))[4])
+
+
+def _glossary(page: Page) -> str:
+    _choose(page, ".akvo-glossary-term", "Résilience")
+    return BY_ANCHOR["resilience"].definition
+
+
+def _concordance(page: Page) -> str:
+    _choose(page, ".akvo-concordance-section", "Résilience")
+    return str(sum(1 for s in sentences() if s.section == "Résilience"))
+
+
 #: Per chapter: the number shown, and the move that must change it to the returned text.
 #: Every chapter of the manifest needs one (test_every_chapter_has_an_interaction).
 INTERACTIONS: dict[str, tuple[str, Callable[[Page], str]]] = {
@@ -155,6 +186,11 @@ INTERACTIONS: dict[str, tuple[str, Callable[[Page], str]]] = {
     "tir-sur-un-coffre.ipynb": (".akvo-shot-value", _chest),
     "runes-et-ultimes.ipynb": (".akvo-duel-sequential", _duel),
     "laboratoire.ipynb": (".akvo-lab-p-a", _lab),
+    "arbitrages-et-variantes.ipynb": (".akvo-variant-weather-value", _variants),
+    "aide-memoire.ipynb": (".akvo-aide-x-1", _aide),
+    "glossaire.ipynb": (".akvo-glossary-definition", _glossary),
+    "concordance.ipynb": (".akvo-concordance-count", _concordance),
+    "annexe-jeux-voisins.ipynb": (".akvo-va-win", _siblings),
 }
 
 
@@ -175,3 +211,29 @@ def test_controls_update_the_odds(
     expected = move(page)
     assert not _same_text(expected).match(initial), "the move must change the number"
     expect(shown).to_have_text(_same_text(expected), timeout=WAIT)
+
+
+# --- Reference pages: the aide-mémoire prints on one A4 sheet ------------------------------
+
+PDF_PAGE = re.compile(rb"/Type\s*/Page\b")
+
+
+def test_aide_memoire_prints_on_one_a4_page(page: Page, base_url: str) -> None:
+    open_page(page, base_url, "aide-memoire.ipynb")
+    expect(page.locator(".akvo-aide").first).to_be_visible(timeout=WAIT)
+    page.emulate_media(media="print")
+    expect(page.locator(".akvo-nav")).to_be_hidden()
+    expect(page.locator(".akvo-aide-turn")).to_be_hidden()
+    expect(page.locator(".akvo-aide section:visible")).to_have_count(9)
+    pdf = page.pdf(format="A4", print_background=True)
+    assert len(PDF_PAGE.findall(pdf)) == 1
+
+
+def test_a_chapter_term_opens_its_glossary_entry(page: Page, base_url: str) -> None:
+    """A term's first use links to glossaire.ipynb#anchor, and the entry comes into view."""
+    open_page(page, base_url, "des.ipynb")
+    page.locator("a[href='glossaire.ipynb#resilience']").first.click()
+    expect(page).to_have_url(base_url + RENDER + "glossaire.ipynb#resilience", timeout=WAIT)
+    entry = page.locator("#resilience")
+    expect(entry).to_be_in_viewport(timeout=WAIT)
+    expect(entry).to_have_text("Résilience")

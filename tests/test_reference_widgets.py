@@ -1,0 +1,192 @@
+"""The reference pages' widgets without a browser: every number shown is the engine's."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from akvo.concordance import sentences
+from akvo.config import RulesConfig
+from akvo.match.showcase import highest_score
+from akvo.rules import (
+    CRITICAL_MARGIN,
+    DISTANCES,
+    LETTERS,
+    MAX_RESILIENCE,
+    TIERS,
+    Character,
+    thresholds,
+    tier_for_turn,
+)
+from akvo.shots import Side, shot_on_mage
+from akvo.siblings import lieu_duel, pirate_ship_forecast, souvenir_duel, wall_survival, wall_test
+from akvo.variants import weather_favoured_turns
+from akvo_widgets import chapters as manifest
+from akvo_widgets import concordance, glossary, reference, siblings, variants
+from akvo_widgets.formatting import decimal, fraction, percent
+from tests.test_concordance import PLANNED_CHAPTERS
+
+BOOK = Path(__file__).resolve().parents[1] / "book"
+GLOSSARY_LINK = re.compile(r"\]\(glossaire\.ipynb#([a-z0-9-]+)\)")
+
+
+def _cell(html: str, css: str) -> str:
+    found = re.search(rf"class=[\"']{re.escape(css)}[\"']>([^<]*)<", html)
+    assert found, css
+    return found.group(1)
+
+
+# --- Aide-mémoire ---------------------------------------------------------------------------
+
+
+def test_aide_memoire_reads_every_value_from_the_rules() -> None:
+    html = reference.aide_memoire_html()
+    for tier in TIERS:
+        for distance in DISTANCES:
+            x, u = thresholds(tier, distance)
+            assert f"X {x} · U {u}" in html
+    assert f"seuil + {CRITICAL_MARGIN}" in html
+    assert f"max {MAX_RESILIENCE}" in html
+    for character in Character:
+        assert character.ultime.name in html
+    assert all(f"{letter}" in html for letter in LETTERS)
+    assert "@page { size: A4" in html
+    assert html.count("<section>") == 9
+
+
+def test_aide_memoire_turn_slider_reads_the_matrix() -> None:
+    aide = reference.AideMemoire()
+    for turn in (1, 5, 9):
+        aide.turn.value = turn
+        for distance in DISTANCES:
+            expected = thresholds(tier_for_turn(turn), distance).attack
+            assert _cell(aide.line.value, f"akvo-aide-x-{distance}") == str(expected)
+
+
+# --- Glossary -------------------------------------------------------------------------------
+
+
+def test_glossary_anchors_are_unique_and_chapters_exist() -> None:
+    anchors = [t.anchor for t in glossary.TERMS]
+    assert len(anchors) == len(set(anchors))
+    files = {c.file for c in manifest.CHAPTERS}
+    for term in glossary.TERMS:
+        assert term.chapter in files, term
+        assert not term.planned or term.planned in files | set(PLANNED_CHAPTERS), term
+        assert term.definition.endswith("."), term
+
+
+def test_glossary_covers_the_terms_of_the_issue() -> None:
+    wanted = ["unite", "couloir", "palier", "seuil", "critique", "prodige", "resilience",
+              "interception", "rune", "ultime", "navire", "jeton-double"]  # fmt: skip
+    assert set(wanted) <= set(glossary.BY_ANCHOR)
+
+
+def test_every_glossary_link_of_the_book_has_its_entry() -> None:
+    links: list[str] = []
+    for path in BOOK.glob("*.ipynb"):
+        notebook = nbformat.read(path, as_version=4)
+        text = "\n".join(c.source for c in notebook.cells if c.cell_type == "markdown")
+        links += GLOSSARY_LINK.findall(text)
+    assert len(links) >= 10
+    assert set(links) <= set(glossary.BY_ANCHOR)
+    html = glossary.glossary_html()
+    for anchor in links:
+        assert f"id='{anchor}'" in html
+
+
+def test_glossary_definitions_use_engine_numbers() -> None:
+    assert str(MAX_RESILIENCE) in glossary.BY_ANCHOR["resilience"].definition
+    assert str(CRITICAL_MARGIN) in glossary.BY_ANCHOR["critique"].definition
+    finder = glossary.TermFinder()
+    finder.term.value = "resilience"
+    assert f"jusqu’à {MAX_RESILIENCE}" in finder.result.value
+
+
+# --- Variants and contradictions -------------------------------------------------------------
+
+
+def test_weather_switch_shows_the_engine_odds() -> None:
+    switch = variants.VariantSwitch("weather")
+    assert _cell(switch.result.value, "akvo-variant-weather-value") == percent(1)
+    switch.reading.value = "coin"
+    even = weather_favoured_turns(RulesConfig(weather="coin"))[4]
+    assert _cell(switch.result.value, "akvo-variant-weather-value") == percent(even)
+    assert switch.rules == RulesConfig(weather="coin")
+
+
+def test_prodige_switch_shows_three_dice_prodiges_only_in_the_variant() -> None:
+    switch = variants.VariantSwitch("prodige")
+    assert _cell(switch.result.value, "akvo-variant-prodige-0") == percent(0)
+    switch.reading.value = "all"
+    shot = shot_on_mage(2, 2, Side(), Side(rune="confusion"), rules=RulesConfig(prodige="all"))
+    assert shot.attack_prodige == Fraction(1, 36)
+    assert _cell(switch.result.value, "akvo-variant-prodige-0") == percent(shot.attack_prodige)
+
+
+def test_grimoire_and_rune_u_switches() -> None:
+    grimoire = variants.VariantSwitch("grimoire")
+    before = _cell(grimoire.result.value, "akvo-variant-grimoire-kitesurfeur")
+    grimoire.reading.value = "swapped"
+    after = _cell(grimoire.result.value, "akvo-variant-grimoire-kitesurfeur")
+    assert before != after
+    rune_u = variants.VariantSwitch("rune_u")
+    assert _cell(rune_u.result.value, "akvo-variant-rune_u-value") == str(highest_score().total)
+    rune_u.reading.value = "names_only"
+    names_only = highest_score(rules=RulesConfig(rune_u="names_only")).total
+    assert _cell(rune_u.result.value, "akvo-variant-rune_u-value") == str(names_only)
+    with pytest.raises(ValueError, match="unknown rules variant"):
+        variants.VariantSwitch("dice")
+
+
+def test_contradictions_come_from_the_engine() -> None:
+    assert "une seule et même liste" in variants.duplicated_teams().data
+    assert f"**{highest_score().total} points**" in variants.highest_score_versus_final().data
+    text = variants.letter_u().data
+    assert "«\u00a0Ultime\u00a0»" in text and "A, B, C, D, E" in text
+
+
+# --- Sibling games ---------------------------------------------------------------------------
+
+
+def test_duel_calculator_follows_its_choice() -> None:
+    duel = siblings.DuelCalculator()
+    assert _cell(duel.result.value, "akvo-va-win") == percent(souvenir_duel().win)
+    for choice, reading in (("sans-suite", "sans-suite"), ("rejouer", "rejouer")):
+        duel.target.value = choice
+        odds = lieu_duel(reading)  # type: ignore[arg-type]
+        assert duel.odds == odds
+        assert _cell(duel.result.value, "akvo-va-tie") == percent(odds.tie)
+
+
+def test_pirate_ship_and_wall_widgets() -> None:
+    ship = siblings.PirateShip()
+    ship.turns.value = 6
+    forecast = pirate_ship_forecast(6)
+    assert _cell(ship.result.value, "akvo-ship-none-lost") == percent(forecast.losses[0])
+    assert _cell(ship.result.value, "akvo-ship-expected-repos") == decimal(
+        forecast.expected["repos"], 2
+    )
+    wall = siblings.WallTest()
+    wall.material.value = "pierre"
+    wall.tests.value = 4
+    assert _cell(wall.result.value, "akvo-wall-holds") == percent(wall_test("pierre").holds)
+    standing = wall_survival("pierre", 4)
+    shown = _cell(wall.result.value, "akvo-fraction akvo-wall-standing-fraction")
+    assert shown == fraction(standing)
+
+
+# --- Concordance -----------------------------------------------------------------------------
+
+
+def test_concordance_browser_counts_each_section() -> None:
+    browser = concordance.ConcordanceBrowser()
+    assert _cell(browser.count.value, "akvo-concordance-count") == str(len(sentences()))
+    browser.section.value = "Résilience"
+    expected = sum(1 for s in sentences() if s.section == "Résilience")
+    assert _cell(browser.count.value, "akvo-concordance-count") == str(expected)
+    assert "(à venir)" in concordance.concordance_table("fin de match")
