@@ -13,14 +13,21 @@ from types import MappingProxyType
 
 from akvo.config import DEFAULT_RULES, RulesConfig
 from akvo.match.actions import WEATHER_ACTIONS
-from akvo.match.chance import weather_outcomes
+from akvo.match.weather import weather_outcomes
 from akvo.rules import TURNS, Character, RuneCategory
 from akvo.shots import RuneChoice, Side, shot_on_mage
 from akvo.teams import Team
 
 #: Each variant field, the ruling that names it and its two readings (default first).
 VARIANT_RULINGS: Mapping[str, str] = MappingProxyType(
-    {"weather": "R8", "prodige": "R13", "grimoire": "R19", "rune_u": "R22"}
+    {
+        "weather": "R8",
+        "prodige": "R13",
+        "grimoire": "R19",
+        "rune_u": "R22",
+        "mouvement_rune": "R18",
+        "ship_advance_runes": "R20",
+    }
 )
 #: The weather bag of R8: 4 tokens favouring each side, drawn for turns 1–8.
 WEATHER_BAG = (4, 4)
@@ -40,7 +47,7 @@ def weather_favoured_turns(rules: RulesConfig = DEFAULT_RULES) -> Mapping[int, F
     for _ in TURNS:
         following: dict[tuple[int, tuple[int, int]], Fraction] = {}
         for (count, bag), p in states.items():
-            for action, q in weather_outcomes(rules.weather, list(bag)):
+            for action, q in weather_outcomes(rules, list(bag)):
                 side = WEATHER_ACTIONS.index(action)
                 left = (bag[0] - (side == 0), bag[1] - (side == 1))
                 key = (count + (side == 0), left if rules.weather == "bag" else bag)

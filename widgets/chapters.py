@@ -93,6 +93,7 @@ CHAPTERS: tuple[Chapter, ...] = (
         "des milliers de matchs joués par des bots, taux de victoire et intervalles",
         part="Pour les concepteurs",
     ),
+    Chapter(
         "arbitrages-et-variantes.ipynb",
         "Arbitrages et variantes",
         "chaque arbitrage R1–R28, ses alternatives et l’effet des variantes sur les chances",

@@ -19,8 +19,8 @@ from typing import Any
 import ipywidgets as w
 from IPython.display import HTML
 
-from akvo.dice import DEFAULT_DICE
 from akvo.match.board import START_ROW
+from akvo.resolution import ATTAQUE_BONUS, DEFAULT_DICE, DEFENSE_BONUS, SOUFFLE_REDUCTION
 from akvo.rules import (
     CRITICAL_MARGIN,
     DISTANCES,
@@ -32,7 +32,6 @@ from akvo.rules import (
     TIERS,
     TURNS,
 )
-from akvo.shots import ATTAQUE_BONUS, DEFENSE_BONUS, SOUFFLE_REDUCTION
 
 from . import controls as c
 from .chapters import CHAPTERS

@@ -12,8 +12,8 @@ from typing import Any
 
 import ipywidgets as w
 
-from akvo.dice import DEFAULT_DICE
 from akvo.match.board import START_ROW, in_enemy_half
+from akvo.resolution import ATTAQUE_BONUS, DEFAULT_DICE, DEFENSE_BONUS, SOUFFLE_REDUCTION
 from akvo.rules import (
     CRITICAL_MARGIN,
     DISTANCES,
@@ -28,7 +28,6 @@ from akvo.rules import (
     thresholds,
     tier_for_turn,
 )
-from akvo.shots import ATTAQUE_BONUS, DEFENSE_BONUS, SOUFFLE_REDUCTION
 
 from . import controls as c
 from .formatting import french, tier_numeral

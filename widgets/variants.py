@@ -7,6 +7,7 @@ Every number comes from :mod:`akvo.variants`, :mod:`akvo.shots` or
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -44,6 +45,14 @@ READINGS: dict[str, tuple[tuple[str, str], ...]] = {
     "rune_u": (
         ("La rune U rend l’Ultime de son porteur", "restores_ultime"),
         ("La rune U ne fait rien (elle sert aux noms)", "names_only"),
+    ),
+    "mouvement_rune": (
+        ("Le Mouvement avant un tir est la rune du tireur", "is_the_rune"),
+        ("Le Mouvement avant un tir s’ajoute à une rune de tir", "separate"),
+    ),
+    "ship_advance_runes": (
+        ("Navire Avancer/Avancer : une rune de Mouvement en tout", "one"),
+        ("Navire Avancer/Avancer : une rune de Mouvement par ordre", "per_order"),
     ),
 }
 #: Where the shots of the prodige and grimoire switches are measured.
@@ -130,11 +139,27 @@ def rune_u_html(rules: RulesConfig) -> str:
     )
 
 
+def _reading_html(field: str) -> Callable[[RulesConfig], str]:
+    """The reading in force, for the variants whose effect on the odds is not computed yet."""
+
+    def view(rules: RulesConfig) -> str:
+        value = getattr(rules, field)
+        label = dict((code, text) for text, code in READINGS[field])[value]
+        return french(
+            f"<p>Lecture appliquée par le moteur : <b class='akvo-variant-{field}-value'>"
+            f"{label}</b>.</p>"
+        )
+
+    return view
+
+
 _VIEWS = {
     "weather": weather_html,
     "prodige": prodige_html,
     "grimoire": grimoire_html,
     "rune_u": rune_u_html,
+    "mouvement_rune": _reading_html("mouvement_rune"),
+    "ship_advance_runes": _reading_html("ship_advance_runes"),
 }
 
 
