@@ -49,6 +49,7 @@ function render({ model, el }) {
   function drawSelection() {
     show(model.get("overlay"), model.get("details"));
     markSelected(model.get("selected_key"));
+    el.setAttribute("data-selected", model.get("selected_key")); // as Python has it
   }
   function drawBoard() {
     const key = focusedKey();

@@ -3,7 +3,9 @@
 Python is the only source of truth. It draws the state as SVG (:mod:`.board_svg`), decides
 which elements are buttons and what each one plays; the browser module (``board.js``) only
 inserts the pictures and reports which element was clicked or activated with the keyboard.
-A selection changes only the small ``overlay`` and ``details`` traits, never the board.
+A selection changes only the small ``overlay`` and ``details`` traits, never the board;
+the ``choices`` trait sends each clickable mage's selection with the position, so that the
+browser shows a click's result at once and Python's answer confirms it.
 
 The board never applies an action: a click on an element that stands for a legal action
 calls the callbacks registered with :meth:`Board.on_action`; their owner applies it and

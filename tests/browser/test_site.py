@@ -207,7 +207,7 @@ def test_controls_update_the_odds(
     screenshot(page, screenshots, chapter.file)
     number, move = INTERACTIONS[chapter.file]
     shown = page.locator(number).first
-    initial = shown.inner_text()
+    initial = shown.inner_text(timeout=WAIT)  # a page's later widgets may still be coming
     expected = move(page)
     assert not _same_text(expected).match(initial), "the move must change the number"
     expect(shown).to_have_text(_same_text(expected), timeout=WAIT)
