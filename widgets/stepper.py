@@ -9,7 +9,7 @@ a plain demonstration policy for the players (:func:`demo_action`).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from html import escape
 from typing import Any
@@ -69,9 +69,16 @@ def chance_note(state: MatchState, action: str) -> str:
 
 class LineStepper(w.VBox):  # type: ignore[misc]
     """« Étape suivante » plays the match until the engine logs a new line; « Recommencer »
-    starts again. ``state`` is the engine state shown; ``lines`` the lines of the last step."""
+    starts again. ``state`` is the engine state shown; ``lines`` the lines of the last step.
 
-    def __init__(self, start: Start, done: Callable[[MatchState], bool], css: str) -> None:
+    With ``takeover``, a click on the board that stands for a legal action (a unit at an
+    activation, a target at a target choice) plays it: the reader takes a decision in place
+    of the demonstration, which then goes on from there.
+    """
+
+    def __init__(
+        self, start: Start, done: Callable[[MatchState], bool], css: str, *, takeover: bool = False
+    ) -> None:
         self._start = start
         self._done = done
         self.state, self._chooser = start()
@@ -100,6 +107,8 @@ class LineStepper(w.VBox):  # type: ignore[misc]
         ]
         self.next.on_click(self.advance)
         self.restart.on_click(self.reset)
+        if takeover:
+            self.board.on_action(self.play_reader_action)
         self._show()
 
     def reset(self, _button: Any = None) -> None:
@@ -112,7 +121,7 @@ class LineStepper(w.VBox):  # type: ignore[misc]
         """Play until a new log line (or the end); the new lines."""
         state = self.state
         before = len(state.events)
-        notes = []
+        notes: list[str] = []
         for _ in range(MAX_STEPS):
             if self._done(state) or len(state.events) > before:
                 break
@@ -128,24 +137,38 @@ class LineStepper(w.VBox):  # type: ignore[misc]
         self._show(notes)
         return self.lines
 
+    def play_reader_action(self, action: str) -> list[str]:
+        """A decision taken on the board by the reader (ignored if not legal now)."""
+        state = self.state
+        if self.finished() or action not in state.legal_actions():
+            return []
+        before = len(state.events)
+        state.apply_action(action)
+        self.lines = list(state.events[before:])
+        self.count += 1
+        self.board.state = state
+        self._show()
+        return self.lines
+
     def finished(self) -> bool:
         return self._done(self.state)
 
-    def _show(self, notes: list[str] | None = None) -> None:
-        if self.lines:
-            extra = "".join(f'<p class="akvo-stepper-odds">{escape(n)}</p>' for n in notes or ())
-            self.step.value = (
-                f"<p><b>Étape {self.count}</b></p>"
-                + log_html(self.lines, "akvo-stepper-lines")
-                + extra
-            )
+    def _show(self, notes: Sequence[str] = ()) -> None:
+        if self.count == 0:
+            head = "Au départ. Cliquez sur « Étape suivante » pour jouer la suite."
+            shown = log_html(self.state.events[-2:], "akvo-stepper-lines")
         else:
-            self.step.value = "<p>Cliquez sur « Étape suivante » pour jouer la première étape.</p>"
-            self.step.value = french(self.step.value)
-        if self.finished():
-            self.prompt.value = french(
-                "<p><i>Fin de la démonstration : « Recommencer » la rejoue.</i></p>"
+            head = f"Étape {self.count}"
+            shown = (
+                log_html(self.lines, "akvo-stepper-lines")
+                if self.lines
+                else "<p>Choix joué : la suite au prochain clic.</p>"
             )
+        extra = "".join(f'<p class="akvo-stepper-odds">{escape(n)}</p>' for n in notes)
+        self.step.value = french(f"<p><b>{head}</b></p>") + shown + extra
+        if self.finished():
+            ending = "Fin de la démonstration : « Recommencer » la rejoue."
+            self.prompt.value = french(f"<p><i>{ending}</i></p>")
         else:
             self.prompt.value = f"<p>Ensuite : {escape(typographic(self.state.prompt()))}</p>"
         self.next.disabled = self.finished()
@@ -165,7 +188,7 @@ class TurnStepper(LineStepper):
 
     def __init__(self, seed: int = 4) -> None:
         self.seed = seed
-        super().__init__(self._fresh, first_turn_over, "akvo-turn-stepper")
+        super().__init__(self._fresh, first_turn_over, "akvo-turn-stepper", takeover=True)
 
     def _fresh(self) -> tuple[MatchState, Chooser]:
         rng = random.Random(self.seed)
