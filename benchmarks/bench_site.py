@@ -60,6 +60,10 @@ PROBES = (
     Probe("tir-sur-un-mage.ipynb", ".akvo-shot-distance", ".akvo-shot-value", 1, 4),
     Probe("tir-sur-un-coffre.ipynb", ".akvo-shot-distance", ".akvo-shot-value", 1, 4),
     Probe("runes-et-ultimes.ipynb", ".akvo-duel-distance", ".akvo-duel-sequential", 1, 4),
+    # A's ship, B's ship on row 5: two cells, two cells, one of two (blocked), blocked.
+    Probe("avancer-et-se-bloquer.ipynb", ".akvo-move-row-a", ".akvo-move-result", 1, 4),
+    # B has 2 points: every score of A changes the verdict (ties are played out to turn 10).
+    Probe("fin-du-match.ipynb", ".akvo-end-score-a", ".akvo-end-verdict", 0, 4),
 )
 
 

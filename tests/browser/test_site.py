@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -15,11 +16,18 @@ from playwright.sync_api import Page, expect
 
 from akvo.dice import roll
 from akvo.duel import rune_duel
+from akvo.errors import TeamError
 from akvo.shots import Side, shot_on_chest, shot_on_mage
 from akvo.tables import odds_grid
+from akvo.teams import parse_team
+from akvo_widgets import TurnStepper, UltimeScenes
 from akvo_widgets import chapters as manifest
 from akvo_widgets.chapters import Chapter
 from akvo_widgets.formatting import decimal, percent
+from akvo_widgets.game_view import log_html
+from akvo_widgets.positions import play_move, verdict
+from akvo_widgets.sharing import default_split, sharing_notes
+from akvo_widgets.team_errors import team_error_french
 
 WAIT = 60_000  # ms: a cold kernel on a busy 2-core machine
 RENDER = "/voila/render/"
@@ -62,12 +70,11 @@ def screenshot(page: Page, folder: Path, file: str) -> None:
 
 @pytest.fixture(autouse=True)
 def nothing_from_outside(page: Page, base_url: str) -> Iterator[None]:
-    """Every request a page makes stays on the book server (no CDN, no fonts, no analytics)."""
+    """Every request a page makes stays on the book server (no CDN, no fonts, no analytics);
+    the live board's module is loaded from a ``blob:`` URL the page makes itself."""
     outside: list[str] = []
-    page.on(
-        "request",
-        lambda r: outside.append(r.url) if not r.url.startswith((base_url, "data:")) else None,
-    )
+    local = (base_url, "data:", "blob:" + base_url)
+    page.on("request", lambda r: None if r.url.startswith(local) else outside.append(r.url))
     yield
     assert outside == [], f"the page fetched from outside the book: {outside}"
 
@@ -136,14 +143,64 @@ def _duel(page: Page) -> str:
     return percent(rune_duel("mage", 1, 2).sequential_value)
 
 
+def _visible(html: str) -> str:
+    """A widget's HTML as the page's text content (tags dropped, entities decoded)."""
+    return unescape(re.sub(r"<[^>]+>", "", html))
+
+
+def _sharing(page: Page) -> str:
+    _choose(page, ".akvo-sharing-players", "6 joueurs (3 contre 3)")
+    return " ".join(sharing_notes(default_split(3), 3))
+
+
+def _teams(page: Page) -> str:
+    wrong = "LEGS/VUNF/JACK/ZBIM/PYTH/DROX+QQ"
+    page.locator(".akvo-team-list input").first.fill(wrong)
+    with pytest.raises(TeamError) as caught:
+        parse_team(wrong)
+    return team_error_french(caught.value)
+
+
+def _turn(page: Page) -> str:
+    page.locator("button.akvo-stepper-next").first.click()
+    stepper = TurnStepper()
+    stepper.advance()
+    return _visible(stepper.step.value)
+
+
+def _movement(page: Page) -> str:
+    _press(page, ".akvo-move-row-b", "ArrowRight")  # B's ship 5 → 6: room for both cells
+    return _visible(log_html(play_move({"navire": 3}, {"navire": 6}, "navire", "advance").lines))
+
+
+def _ultimes(page: Page) -> str:
+    page.locator("button.akvo-stepper-next").first.click()
+    scenes = UltimeScenes()
+    scenes.advance()
+    return _visible(scenes.step.value)
+
+
+def _end(page: Page) -> str:
+    _press(page, ".akvo-end-row-a", "ArrowLeft")  # A's ship 5 → 4: out of B's half
+    rows_b = {"pedalair": 4, "kitesurfeur": 4, "plongeur": 4}
+    _, lines = verdict({"surfeur": 5, "navire": 4}, rows_b, (2, 2), 10)
+    return _visible(log_html(lines))
+
+
 #: Per chapter: the number shown, and the move that must change it to the returned text.
 #: Every chapter of the manifest needs one (test_every_chapter_has_an_interaction).
 INTERACTIONS: dict[str, tuple[str, Callable[[Page], str]]] = {
+    "plateau-et-mise-en-place.ipynb": (".akvo-sharing-notes", _sharing),
+    "equipes.ipynb": (".akvo-team-message", _teams),
+    "tour-de-jeu.ipynb": (".akvo-stepper-step", _turn),
+    "avancer-et-se-bloquer.ipynb": (".akvo-move-result", _movement),
     "des.ipynb": (".akvo-roll-success", _dice),
     "matrice-du-vent.ipynb": (".akvo-matrix-t1-d1", _matrix),
     "tir-sur-un-mage.ipynb": (".akvo-shot-value", _mage),
     "tir-sur-un-coffre.ipynb": (".akvo-shot-value", _chest),
     "runes-et-ultimes.ipynb": (".akvo-duel-sequential", _duel),
+    "ultimes-en-jeu.ipynb": (".akvo-stepper-step", _ultimes),
+    "fin-du-match.ipynb": (".akvo-end-verdict", _end),
 }
 
 
