@@ -171,6 +171,7 @@ class Board(anywidget.AnyWidget):  # type: ignore[misc]
         self._preview: UnitPreview | None = None
         self._callbacks: list[Action] = []
         super().__init__()
+        self.add_class("akvo-widget")
         self.add_class("akvo-board")
         self.on_msg(self._on_message)
         self._follow_state()

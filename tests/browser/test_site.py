@@ -70,11 +70,14 @@ def screenshot(page: Page, folder: Path, file: str) -> None:
 
 @pytest.fixture(autouse=True)
 def nothing_from_outside(page: Page, base_url: str) -> Iterator[None]:
-    """Every request a page makes stays on the book server (no CDN, no fonts, no analytics);
-    the live board's module is loaded from a ``blob:`` URL the page makes itself."""
+    """Every request a page makes stays on the book server (no CDN, no fonts, no analytics).
+
+    ``blob:`` URLs of the book's own origin are the page's own memory: anywidget (the live
+    board) loads its module, shipped in its Python package, from one.
+    """
     outside: list[str] = []
     local = (base_url, "data:", "blob:" + base_url)
-    page.on("request", lambda r: None if r.url.startswith(local) else outside.append(r.url))
+    page.on("request", lambda r: outside.append(r.url) if not r.url.startswith(local) else None)
     yield
     assert outside == [], f"the page fetched from outside the book: {outside}"
 
