@@ -26,7 +26,11 @@ CUSTOM = "custom"
 #: The two sides of the rulebook's score sheet.
 SHEET_SIDES = ("Porte du Ciel", "Bord de Mer")
 _STYLE = {"description_width": "11em"}
-_LAYOUT = {"width": "100%", "max_width": "30em"}
+_LAYOUT = {"width": "36em", "max_width": "100%"}
+_LINK_STYLE = (
+    "display:inline-block;margin-top:.5em;padding:.4em .9em;border:1px solid #2a7fb8;"
+    "border-radius:4px;background:#eef6f9;color:#0b4f6c;font-weight:600;text-decoration:none"
+)
 
 
 def preset_choices() -> list[tuple[str, str]]:
@@ -66,7 +70,10 @@ def runes_table(team: Team) -> str:
     ]
     bonus = " · ".join(_rune(r) for r in team.bonus_runes())
     rows.append([c.cell(""), c.cell("Runes bonus"), c.cell(bonus, "akvo-team-bonus")])
-    return c.table(["Couloir", "Personnage", "Ses runes"], rows)
+    table = c.table(["Couloir", "Personnage", "Ses runes"], rows)
+    return table.replace("<td", '<td style="text-align:left"').replace(
+        "<th>", '<th style="text-align:left">'
+    )
 
 
 def misprint_note(team: Team) -> str:
@@ -258,6 +265,6 @@ class TeamBuilder(w.VBox):  # type: ignore[misc]
         data = base64.b64encode(self.sheet().encode()).decode()
         self.download.value = (
             f'<a class="akvo-score-sheet-link" download="feuille-de-score-akvolition.html" '
-            f'href="data:text/html;charset=utf-8;base64,{data}" target="_blank">'
-            "Télécharger la feuille de score, prête à imprimer</a>"
+            f'href="data:text/html;charset=utf-8;base64,{data}" target="_blank" '
+            f'style="{_LINK_STYLE}">Imprimer la feuille de score (télécharger la page)</a>'
         )
