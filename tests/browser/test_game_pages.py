@@ -1,38 +1,16 @@
-"""The whole-game pages' boards in headless Chromium: a click on a mage shows its options,
-and on the turn stepper a click on a unit plays the reader's own decision.
+"""The turn stepper in headless Chromium: a click on a unit of the live board plays the
+reader's own decision, and the demonstration goes on from there with the engine.
 
-Which mage can be clicked depends on the position shown (the side to decide, or both at a
-weather draw); each case below names a board of the page and a mage of that board.
+(A click on a mage of every whole-game page's board is checked by
+``tests/browser/test_site.py``, after each page's interaction: see ``BOARD_CLICKS``.)
 """
 
 from __future__ import annotations
 
-import pytest
 from playwright.sync_api import Page, expect
 
 from akvo_widgets.stepper import TurnStepper
 from tests.browser.test_site import WAIT, open_page
-
-#: page → (index of the board on the page, side, character) of a clickable mage.
-CLICKS = {
-    "plateau-et-mise-en-place.ipynb": (0, "A", "surfeur"),
-    "tour-de-jeu.ipynb": (0, "B", "plongeur"),
-    "avancer-et-se-bloquer.ipynb": (0, "B", "surfeur"),
-    "ultimes-en-jeu.ipynb": (0, "B", "surfeur"),
-    "fin-du-match.ipynb": (1, "A", "lanceur"),
-}
-LABELS = {"surfeur": "Surfeur", "plongeur": "Plongeur", "lanceur": "Lanceur"}
-
-
-@pytest.mark.parametrize("file", CLICKS)
-def test_a_click_on_a_mage_shows_its_options(page: Page, base_url: str, file: str) -> None:
-    index, side, character = CLICKS[file]
-    open_page(page, base_url, file)
-    board = page.locator(".akvo-board").nth(index)
-    unit = board.locator(f'.akvo-board-unit[data-side="{side}"][data-character="{character}"]')
-    unit.click()
-    details = board.locator(".akvo-board-details")
-    expect(details).to_contain_text(f"{LABELS[character]} de {side}", timeout=WAIT)
 
 
 def test_the_reader_takes_a_decision_of_the_turn_on_the_board(page: Page, base_url: str) -> None:
@@ -47,7 +25,7 @@ def test_the_reader_takes_a_decision_of_the_turn_on_the_board(page: Page, base_u
         stepper.advance()
     assert "activate plongeur" in stepper.state.legal_actions()
     board = page.locator(".akvo-board")
-    board.locator('.akvo-board-unit[data-side="A"][data-character="plongeur"]').click()
+    board.locator('.akvo-board-unit[data-side="A"][data-character="plongeur"]').click(timeout=WAIT)
     expect(step).to_contain_text("Choix joué", timeout=WAIT)
     stepper.board.select("A", "plongeur")
     next_step.click()

@@ -207,6 +207,26 @@ INTERACTIONS: dict[str, tuple[str, Callable[[Page], str]]] = {
 }
 
 
+#: Pages with a live board: after the move, a click on this mage of that board (index on
+#: the page) must show its options in the board's details (side, character).
+BOARD_CLICKS: dict[str, tuple[int, str, str]] = {
+    "plateau-et-mise-en-place.ipynb": (0, "A", "surfeur"),
+    "tour-de-jeu.ipynb": (0, "A", "plongeur"),
+    "avancer-et-se-bloquer.ipynb": (0, "B", "surfeur"),
+    "ultimes-en-jeu.ipynb": (0, "B", "surfeur"),
+    "fin-du-match.ipynb": (1, "A", "lanceur"),
+}
+
+
+def click_a_mage(page: Page, index: int, side: str, character: str) -> None:
+    board = page.locator(".akvo-board").nth(index)
+    unit = board.locator(f'.akvo-board-unit[data-side="{side}"][data-character="{character}"]')
+    expect(unit).to_be_visible(timeout=WAIT)
+    unit.click(timeout=WAIT)
+    label = f"{character.capitalize()} de {side}"
+    expect(board.locator(".akvo-board-details")).to_contain_text(label, timeout=WAIT)
+
+
 def test_every_chapter_has_an_interaction() -> None:
     assert set(INTERACTIONS) == {c.file for c in CHAPTERS}
 
@@ -224,3 +244,5 @@ def test_controls_update_the_odds(
     expected = move(page)
     assert not _same_text(expected).match(initial), "the move must change the number"
     expect(shown).to_have_text(_same_text(expected), timeout=WAIT)
+    if chapter.file in BOARD_CLICKS:
+        click_a_mage(page, *BOARD_CLICKS[chapter.file])
