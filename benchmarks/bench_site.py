@@ -62,6 +62,10 @@ PROBES = (
     Probe("runes-et-ultimes.ipynb", ".akvo-duel-distance", ".akvo-duel-sequential", 1, 4),
     Probe("aide-memoire.ipynb", ".akvo-aide-turn", ".akvo-aide-turn-line", 1, 10),
     Probe("annexe-jeux-voisins.ipynb", ".akvo-ship-turns", ".akvo-ship-none-lost", 1, 10),
+    # A's ship, B's ship on row 5: two cells, two cells, one of two (blocked), blocked.
+    Probe("avancer-et-se-bloquer.ipynb", ".akvo-move-row-a", ".akvo-move-result", 1, 4),
+    # B has 2 points: every score of A changes the verdict (ties are played out to turn 10).
+    Probe("fin-du-match.ipynb", ".akvo-end-score-a", ".akvo-end-verdict", 0, 4),
 )
 
 

@@ -25,16 +25,6 @@ SHARED_RULEBOOK = next(
     ),
     ROOT.parent / "shared" / "sources" / RULEBOOK.name,
 )
-#: The whole-game chapters written on the branch `chapters`, allowed to be missing from the
-#: manifest until that branch is merged (the lead empties this at merge).
-PLANNED_CHAPTERS = (
-    "plateau-et-mise-en-place.ipynb",
-    "equipes.ipynb",
-    "tour-de-jeu.ipynb",
-    "avancer-et-se-bloquer.ipynb",
-    "ultimes-en-jeu.ipynb",
-    "fin-du-match.ipynb",
-)
 SENTENCES = sentences()
 
 
@@ -85,7 +75,7 @@ def test_chapters_are_in_the_manifest_or_planned() -> None:
     known = {c.file for c in manifest.CHAPTERS}
     for s in SENTENCES:
         for chapter in s.chapters:
-            assert chapter in known or chapter in PLANNED_CHAPTERS, (s.id, chapter)
+            assert chapter in known, (s.id, chapter)
     # Each existing chapter that teaches rules is cited by some sentence.
     cited = {c for s in SENTENCES for c in s.chapters}
     for c in manifest.CHAPTERS:

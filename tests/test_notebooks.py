@@ -109,3 +109,12 @@ def test_french_typography(path: Path) -> None:
     for pattern in (r" [:;!?%]", r"'", r"«(?!\u00a0)", r"(?<!\u00a0)»"):
         found = re.findall(r".{0,20}" + pattern + r".{0,10}", text)
         assert not found, f"{path.name}: {found[:3]}"
+
+
+def test_every_rulebook_section_is_taught_by_a_chapter() -> None:
+    """Issue 8, part 3: from the presentation to the team lists, nothing is left out."""
+    taught = {section for c in manifest.CHAPTERS for section in c.sections}
+    missing = [s for s in manifest.RULEBOOK_SECTIONS if s not in taught]
+    assert not missing, f"no chapter teaches: {missing}"
+    with pytest.raises(ValueError, match="unknown rulebook sections"):
+        manifest.Chapter("x.ipynb", "X", "x", sections=("tirs au but",))

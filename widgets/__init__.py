@@ -15,6 +15,12 @@ _LAZY = {
     "ShotCalculator": "akvo_widgets.shot",
     "WindMatrix": "akvo_widgets.matrix",
     "RuneDuel": "akvo_widgets.duel",
+    "TeamSharing": "akvo_widgets.sharing",
+    "TeamBuilder": "akvo_widgets.team_builder",
+    "TurnStepper": "akvo_widgets.stepper",
+    "MovementLab": "akvo_widgets.positions",
+    "EndOfMatch": "akvo_widgets.positions",
+    "UltimeScenes": "akvo_widgets.ultimes",
 }
 
 __all__ = sorted(_LAZY)

@@ -58,6 +58,30 @@ class Chapter:
 
 CHAPTERS: tuple[Chapter, ...] = (
     Chapter(
+        "plateau-et-mise-en-place.ipynb",
+        "Le jeu, le plateau et la mise en place",
+        "le matériel, les couloirs, la ligne de départ et les joueurs",
+        sections=("présentation", "matériel", "mise en place", "jeu en équipes"),
+    ),
+    Chapter(
+        "equipes.ipynb",
+        "Les équipes",
+        "les listes d’équipes, les runes de chaque mage et la feuille de score",
+        sections=("listes d’équipes", "runes"),
+    ),
+    Chapter(
+        "tour-de-jeu.ipynb",
+        "Le tour de jeu",
+        "le phare, la météo, les ordres secrets et l’activation en alternance",
+        sections=("séquence d’un tour",),
+    ),
+    Chapter(
+        "avancer-et-se-bloquer.ipynb",
+        "Avancer et se bloquer",
+        "case par case, sans jamais croiser, et la rune de Mouvement",
+        sections=("déplacements et blocages",),
+    ),
+    Chapter(
         "des.ipynb",
         "Les dés",
         "jets, seuils, critiques et prodiges",
@@ -86,6 +110,18 @@ CHAPTERS: tuple[Chapter, ...] = (
         "Runes et Ultimes",
         "le grimoire, la règle d’une rune et le duel de runes",
         sections=("runes", "Ultimes"),
+    ),
+    Chapter(
+        "ultimes-en-jeu.ipynb",
+        "Les Ultimes en jeu",
+        "Trident, Rouleau, Souffle portant et les autres, sur le plateau",
+        sections=("Ultimes",),
+    ),
+    Chapter(
+        "fin-du-match.ipynb",
+        "La fin du match",
+        "huit tours, le départage et le match nul",
+        sections=("fin de match",),
     ),
     Chapter(
         "laboratoire.ipynb",

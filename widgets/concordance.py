@@ -29,10 +29,7 @@ def in_section(section: str) -> tuple[Sentence, ...]:
 
 
 def _chapter_link(file: str) -> str:
-    title = _TITLES.get(file)
-    if title is None:  # a whole-game chapter still being written
-        return f"<span class='akvo-planned'>{escape(file.removesuffix('.ipynb'))} (à venir)</span>"
-    return f"<a href='{file}' target='_self'>{escape(title)}</a>"
+    return f"<a href='{file}' target='_self'>{escape(_TITLES[file])}</a>"
 
 
 def _row(s: Sentence) -> list[str]:

@@ -1,11 +1,6 @@
 # ruff: noqa: E501  (the glossary is a table of one-sentence definitions, one per line)
 """The glossary: every game term in one sentence, with an anchor (``glossaire.ipynb#id``) and
 a link to the chapter that teaches it. Numbers in the definitions come from the engine.
-
-Terms whose right chapter is still being written (the whole-game chapters) link to an
-existing page for now and name the planned one in ``planned``; when those chapters land,
-each ``planned`` becomes the term's ``chapter`` (tests/test_reference_widgets.py checks
-that a planned chapter is either in the manifest or one of the chapters still expected).
 """
 
 from __future__ import annotations
@@ -47,7 +42,6 @@ class Term:
     term: str
     definition: str
     chapter: str
-    planned: str = ""
 
     @property
     def anchor(self) -> str:
@@ -73,31 +67,26 @@ TERMS: tuple[Term, ...] = (
     Term(
         "Avancer",
         "Ordre qui fait avancer une unité d’une case vers la plage adverse, si la case est libre.",
-        _AID,
         "avancer-et-se-bloquer.ipynb",
     ),
     Term(
         "Blocage",
         "Une unité qui a une autre unité juste devant elle ne peut pas avancer, mais peut toujours tirer.",
-        _AID,
         "avancer-et-se-bloquer.ipynb",
     ),
     Term(
         "Camp",
         "L’une des deux équipes, A ou B, chacune avec ses six mages et sa plage.",
-        _AID,
         "plateau-et-mise-en-place.ipynb",
     ),
     Term(
         "Camp avantagé",
         "Le camp désigné par le jeton météo du tour : il active sa première unité avant l’autre.",
-        _AID,
         "tour-de-jeu.ipynb",
     ),
     Term(
         "Case d’eau",
         f"Une des {len(ROWS)} cases d’un couloir, entre les deux plages ; on la repère par sa rangée.",
-        _AID,
         "plateau-et-mise-en-place.ipynb",
     ),
     Term(
@@ -113,7 +102,6 @@ TERMS: tuple[Term, ...] = (
     Term(
         "Couloir",
         f"Une des {len(LANES)} colonnes du plan d’eau ; une unité n’en change jamais, et chaque personnage a le sien (R1).",
-        _AID,
         "plateau-et-mise-en-place.ipynb",
     ),
     Term(
@@ -139,7 +127,6 @@ TERMS: tuple[Term, ...] = (
     Term(
         "Égide",
         "Ultime du Barreur : jusqu’à la fin du tour, tous ses alliés ont +1 en défense.",
-        "runes-et-ultimes.ipynb",
         "ultimes-en-jeu.ipynb",
     ),
     Term(
@@ -160,31 +147,26 @@ TERMS: tuple[Term, ...] = (
     Term(
         "Jeton double",
         "Jeton d’ordre du navire qui porte deux ordres à la fois : Avancer-Avancer, Avancer-Tirer ou Tirer-Tirer.",
-        _AID,
         "tour-de-jeu.ipynb",
     ),
     Term(
         "Jeton météo",
         "Jeton révélé à chaque tour qui donne le sens du vent et le camp avantagé (R8).",
-        _RULINGS,
         "tour-de-jeu.ipynb",
     ),
     Term(
         "Liste d’équipe",
         "Les 26 lettres de runes d’une équipe, par groupes de quatre dans l’ordre des couloirs, plus deux lettres bonus (R27).",
-        _RULINGS,
         "equipes.ipynb",
     ),
     Term(
         "Mage",
         "Un des six personnages d’une équipe : Pédalair, Kitesurfeur, Barreur, Lanceur, Surfeur, Plongeur.",
-        "runes-et-ultimes.ipynb",
         "equipes.ipynb",
     ),
     Term(
         "Mage central",
         "Le Barreur ou le Lanceur : ils partagent le navire, mais ont chacun leurs runes, leur Ultime et leur Résilience.",
-        _AID,
         "plateau-et-mise-en-place.ipynb",
     ),
     Term(
@@ -200,25 +182,21 @@ TERMS: tuple[Term, ...] = (
     Term(
         "Moitié adverse",
         "Les rangées de la moitié du plan d’eau côté adversaire ; elles départagent une égalité persistante (R25).",
-        _AID,
         "fin-du-match.ipynb",
     ),
     Term(
         "Mouvement",
         "Catégorie de rune (symbole →) : une case de plus en avançant, ou une case d’avance juste avant un tir.",
-        "runes-et-ultimes.ipynb",
         "avancer-et-se-bloquer.ipynb",
     ),
     Term(
         "Navire",
         "Unité centrale de chaque camp, qui occupe deux couloirs et porte le Barreur et le Lanceur.",
-        _AID,
         "plateau-et-mise-en-place.ipynb",
     ),
     Term(
         "Ordre",
         "Avancer ou Tirer : programmé en secret pour chaque unité, puis révélé et joué.",
-        _AID,
         "tour-de-jeu.ipynb",
     ),
     Term(
@@ -229,13 +207,11 @@ TERMS: tuple[Term, ...] = (
     Term(
         "Phare",
         f"Piste du vent à {len(TURNS)} niveaux : le marqueur monte d’un niveau à chaque tour.",
-        "matrice-du-vent.ipynb",
         "tour-de-jeu.ipynb",
     ),
     Term(
         "Plage",
         f"Bord du plan d’eau de chaque camp, avec ses coffres ; les unités partent de la {START_ROW[0]}e case d’eau devant elle.",
-        "tir-sur-un-coffre.ipynb",
         "plateau-et-mise-en-place.ipynb",
     ),
     Term(
@@ -251,7 +227,6 @@ TERMS: tuple[Term, ...] = (
     Term(
         "Prolongation",
         f"Les tours {TIE_BREAK_TURNS[0]} et {TIE_BREAK_TURNS[-1]}, joués au palier {tier_numeral(TIERS[-1])} quand le score est à égalité après le tour {TURNS[-1]}.",
-        _AID,
         "fin-du-match.ipynb",
     ),
     Term(
@@ -277,7 +252,6 @@ TERMS: tuple[Term, ...] = (
     Term(
         "Rouleau",
         "Ultime du Surfeur : quand son tir fait reculer le Surfeur adverse de son couloir, il avance aussitôt d’une case.",
-        "runes-et-ultimes.ipynb",
         "ultimes-en-jeu.ipynb",
     ),
     Term(
@@ -288,7 +262,6 @@ TERMS: tuple[Term, ...] = (
     Term(
         "Rune bonus",
         "Une des deux runes d’équipe que n’importe quel mage du camp peut jouer (R21).",
-        "runes-et-ultimes.ipynb",
         "equipes.ipynb",
     ),
     Term(
@@ -304,7 +277,6 @@ TERMS: tuple[Term, ...] = (
     Term(
         "Souffle portant",
         f"Ultime du Pédalair : juste avant un tir allié, la distance baisse de {SOUFFLE_REDUCTION}, sans descendre sous 1.",
-        "runes-et-ultimes.ipynb",
         "ultimes-en-jeu.ipynb",
     ),
     Term(
@@ -320,25 +292,21 @@ TERMS: tuple[Term, ...] = (
     Term(
         "Tourbillon",
         "Ultime du Kitesurfeur : jusqu’à la fin du tour, qui l’attaque ou se défend contre son tir lance un dé de moins.",
-        "runes-et-ultimes.ipynb",
         "ultimes-en-jeu.ipynb",
     ),
     Term(
         "Trident",
         "Ultime du Plongeur : jusqu’à trois tirs au lieu d’un, sur des mages seulement.",
-        "runes-et-ultimes.ipynb",
         "ultimes-en-jeu.ipynb",
     ),
     Term(
         "Ultime",
         "Pouvoir propre à chaque personnage, utilisable une fois par match ; ce n’est pas une rune (R24).",
-        "runes-et-ultimes.ipynb",
         "ultimes-en-jeu.ipynb",
     ),
     Term(
         "Unité",
         "Un pion sur le plan d’eau : quatre personnages latéraux et le navire, soit cinq par camp.",
-        _AID,
         "plateau-et-mise-en-place.ipynb",
     ),
     Term(
@@ -349,7 +317,6 @@ TERMS: tuple[Term, ...] = (
     Term(
         "Vigie",
         "Ultime du Lanceur : jusqu’à la fin du tour, tous ses alliés ont +1 en attaque.",
-        "runes-et-ultimes.ipynb",
         "ultimes-en-jeu.ipynb",
     ),
 )

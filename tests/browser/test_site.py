@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -17,16 +18,23 @@ from akvo.concordance import sentences
 from akvo.config import RulesConfig
 from akvo.dice import roll
 from akvo.duel import rune_duel
+from akvo.errors import TeamError
 from akvo.lab import simulate
 from akvo.rules import thresholds, tier_for_turn
 from akvo.shots import Side, shot_on_chest, shot_on_mage
 from akvo.siblings import lieu_duel
 from akvo.tables import odds_grid
+from akvo.teams import parse_team
 from akvo.variants import weather_favoured_turns
+from akvo_widgets import TurnStepper, UltimeScenes
 from akvo_widgets import chapters as manifest
 from akvo_widgets.chapters import Chapter
 from akvo_widgets.formatting import decimal, percent
+from akvo_widgets.game_view import log_html
 from akvo_widgets.glossary import BY_ANCHOR
+from akvo_widgets.positions import play_move, verdict
+from akvo_widgets.sharing import default_split, sharing_notes
+from akvo_widgets.team_errors import team_error_french
 
 WAIT = 60_000  # ms: a cold kernel on a busy 2-core machine
 RENDER = "/voila/render/"
@@ -177,9 +185,57 @@ def _concordance(page: Page) -> str:
     return str(sum(1 for s in sentences() if s.section == "Résilience"))
 
 
+def _visible(html: str) -> str:
+    """A widget's HTML as the page's text content (tags dropped, entities decoded)."""
+    return unescape(re.sub(r"<[^>]+>", "", html))
+
+
+def _sharing(page: Page) -> str:
+    _choose(page, ".akvo-sharing-players", "6 joueurs (3 contre 3)")
+    return " ".join(sharing_notes(default_split(3), 3))
+
+
+def _teams(page: Page) -> str:
+    wrong = "LEGS/VUNF/JACK/ZBIM/PYTH/DROX+QQ"
+    page.locator(".akvo-team-list input").first.fill(wrong)
+    with pytest.raises(TeamError) as caught:
+        parse_team(wrong)
+    return team_error_french(caught.value)
+
+
+def _turn(page: Page) -> str:
+    page.locator("button.akvo-stepper-next").first.click()
+    stepper = TurnStepper()
+    stepper.advance()
+    return _visible(stepper.step.value)
+
+
+def _movement(page: Page) -> str:
+    _press(page, ".akvo-move-row-b", "ArrowRight")  # B's ship 5 → 6: room for both cells
+    return _visible(log_html(play_move({"navire": 3}, {"navire": 6}, "navire", "advance").lines))
+
+
+def _ultimes(page: Page) -> str:
+    page.locator("button.akvo-stepper-next").first.click()
+    scenes = UltimeScenes()
+    scenes.advance()
+    return _visible(scenes.step.value)
+
+
+def _end(page: Page) -> str:
+    _press(page, ".akvo-end-row-a", "ArrowLeft")  # A's ship 5 → 4: out of B's half
+    rows_b = {"pedalair": 4, "kitesurfeur": 4, "plongeur": 4}
+    _, lines = verdict({"surfeur": 5, "navire": 4}, rows_b, (2, 2), 10)
+    return _visible(log_html(lines))
+
+
 #: Per chapter: the number shown, and the move that must change it to the returned text.
 #: Every chapter of the manifest needs one (test_every_chapter_has_an_interaction).
 INTERACTIONS: dict[str, tuple[str, Callable[[Page], str]]] = {
+    "plateau-et-mise-en-place.ipynb": (".akvo-sharing-notes", _sharing),
+    "equipes.ipynb": (".akvo-team-message", _teams),
+    "tour-de-jeu.ipynb": (".akvo-stepper-step", _turn),
+    "avancer-et-se-bloquer.ipynb": (".akvo-move-result", _movement),
     "des.ipynb": (".akvo-roll-success", _dice),
     "matrice-du-vent.ipynb": (".akvo-matrix-t1-d1", _matrix),
     "tir-sur-un-mage.ipynb": (".akvo-shot-value", _mage),
@@ -191,7 +247,29 @@ INTERACTIONS: dict[str, tuple[str, Callable[[Page], str]]] = {
     "glossaire.ipynb": (".akvo-glossary-definition", _glossary),
     "concordance.ipynb": (".akvo-concordance-count", _concordance),
     "annexe-jeux-voisins.ipynb": (".akvo-va-win", _siblings),
+    "ultimes-en-jeu.ipynb": (".akvo-stepper-step", _ultimes),
+    "fin-du-match.ipynb": (".akvo-end-verdict", _end),
 }
+
+
+#: Pages with a live board: after the move, a click on this mage of that board (index on
+#: the page) must show its options in the board's details (side, character).
+BOARD_CLICKS: dict[str, tuple[int, str, str]] = {
+    "plateau-et-mise-en-place.ipynb": (0, "A", "surfeur"),
+    "tour-de-jeu.ipynb": (0, "A", "plongeur"),
+    "avancer-et-se-bloquer.ipynb": (0, "B", "surfeur"),
+    "ultimes-en-jeu.ipynb": (0, "B", "surfeur"),
+    "fin-du-match.ipynb": (1, "A", "lanceur"),
+}
+
+
+def click_a_mage(page: Page, index: int, side: str, character: str) -> None:
+    board = page.locator(".akvo-board").nth(index)
+    unit = board.locator(f'.akvo-board-unit[data-side="{side}"][data-character="{character}"]')
+    expect(unit).to_be_visible(timeout=WAIT)
+    unit.click(timeout=WAIT)
+    label = f"{character.capitalize()} de {side}"
+    expect(board.locator(".akvo-board-details")).to_contain_text(label, timeout=WAIT)
 
 
 def test_every_chapter_has_an_interaction() -> None:
@@ -211,6 +289,8 @@ def test_controls_update_the_odds(
     expected = move(page)
     assert not _same_text(expected).match(initial), "the move must change the number"
     expect(shown).to_have_text(_same_text(expected), timeout=WAIT)
+    if chapter.file in BOARD_CLICKS:
+        click_a_mage(page, *BOARD_CLICKS[chapter.file])
 
 
 # --- Reference pages: the aide-mémoire prints on one A4 sheet ------------------------------
