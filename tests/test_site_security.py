@@ -175,6 +175,39 @@ def test_malformed_v1_frame_closes_the_connection(server: RunningServer) -> None
     assert rss_mb(server.pid) - before < 30
 
 
+def test_no_traceback_reaches_a_visitor(server: RunningServer) -> None:
+    """A comm handler that fails (bad control-protocol version) prints a traceback with
+    server paths on the kernel's stderr: the visitor's websocket must not carry it."""
+    kernel = open_kernel(server)
+    session = uuid.uuid4().hex
+
+    async def exchange() -> list[tuple[str, str]]:
+        connection = await _v1_connection(server, kernel)
+        opening = message(
+            "comm_open",
+            {"comm_id": uuid.uuid4().hex, "target_name": "jupyter.widget.control", "data": {}},
+            session,
+        )
+        await connection.write_message(v1_frame(opening), binary=True)
+        await asyncio.sleep(1.5)
+        await connection.write_message(
+            v1_frame(message("kernel_info_request", {}, session)), binary=True
+        )
+        seen: list[tuple[str, str]] = []
+        while not any(kind == "kernel_info_reply" for kind, _ in seen):
+            frame = await connection.read_message()
+            assert isinstance(frame, bytes)
+            _, parts = deserialize_msg_from_ws_v1(frame)
+            seen.append((json.loads(parts[0])["msg_type"], parts[3].decode()))
+        connection.close()
+        return seen
+
+    seen = asyncio.run(asyncio.wait_for(exchange(), 60))
+    assert "comm_close" in [kind for kind, _ in seen], "the comm handler failed (as intended)"
+    assert not [kind for kind, _ in seen if kind in ("error", "stream")]
+    assert not [text for _, text in seen if "Traceback" in text or "/site-packages/" in text]
+
+
 def test_execute_request_from_a_client_runs_nothing(server: RunningServer, tmp_path: Path) -> None:
     kernel = open_kernel(server)
     marker = tmp_path / "executed"
