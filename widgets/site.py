@@ -123,7 +123,7 @@ class BookServer(Voila):
     ).tag(config=True)
 
     max_readers = Int(
-        40,
+        60,
         help="Most reader kernels alive at once (pre-heated pool kernels not counted); "
         "past it a new page view gets the French « site complet » page (HTTP 503).",
     ).tag(config=True)

@@ -111,6 +111,12 @@ class GuardedKernelWebsocketHandler(VoilaKernelWebsocketHandler):
             return
         await super().get(*args, **kwargs)
 
+    async def open(self, *args: Any, **kwargs: Any) -> None:
+        # Widget messages are small writes: without TCP_NODELAY, Nagle's algorithm holds a
+        # write back until the browser's delayed ACK (~40 ms) — most of a round trip.
+        self.set_nodelay(True)
+        await super().open(*args, **kwargs)
+
     def select_subprotocol(self, subprotocols: list[str]) -> str | None:
         return V1_PROTOCOL if V1_PROTOCOL in subprotocols else None
 
