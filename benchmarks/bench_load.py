@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import statistics
 import sys
 import time
@@ -230,7 +231,9 @@ def report(
         "# Load benchmark (`benchmarks/bench_load.py`)",
         "",
         f"- Date: {now}",
-        f"- Machine: {machine()}",
+        f"- Machine: {machine()}; load average at the end "
+        f"{' / '.join(f'{x:.1f}' for x in os.getloadavg())} (1/5/15 min: other work shares "
+        "the cores)",
         f"- Server: one `python -m akvo_widgets.site` with `book/voila.json`: "
         f"max_readers={book['max_readers']}, pre-heated pool of {pool} kernels in all "
         f"(per page: {config['VoilaKernelManager']['kernel_pools_config']}), culling of "

@@ -114,6 +114,8 @@ class GuardedKernelWebsocketHandler(VoilaKernelWebsocketHandler):
     async def open(self, *args: Any, **kwargs: Any) -> None:
         # Widget messages are small writes: without TCP_NODELAY, Nagle's algorithm holds a
         # write back until the browser's delayed ACK (~40 ms) — most of a round trip.
+        if self.connection is None:  # the client left before the upgrade finished
+            return
         self.set_nodelay(True)
         await super().open(*args, **kwargs)
 
