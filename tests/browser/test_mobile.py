@@ -62,6 +62,7 @@ UNNAMED = """() => {
 def phone(browser: Browser, base_url: str) -> Iterator[Page]:
     """A phone-sized page that may fetch nothing from outside the book servers."""
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    context.set_default_navigation_timeout(WAIT)  # Voilà streams a page while it runs
     page = context.new_page()
     outside: list[str] = []
     page.on(
@@ -122,7 +123,7 @@ def test_connection_lost_notice(phone: Page) -> None:
     chapter = manifest.CHAPTERS[0].file
     options = ("--VoilaConfiguration.preheat_kernel=False",)
     log = ARTIFACTS / "voila-connection-lost.log"
-    with serve_in_background(BOOK, log, *options) as server:
+    with serve_in_background(BOOK, log, *options, timeout=180) as server:
         open_rendered(phone, server.url, chapter)
         notice = phone.locator(".akvo-connection-lost")
         expect(notice).to_be_hidden()
