@@ -50,7 +50,7 @@ def fetch(url: str, *, method: str = "GET", host: str | None = None) -> tuple[in
     if host is not None:
         request.add_unredirected_header("Host", host)
     try:
-        with urllib.request.urlopen(request, timeout=10) as response:
+        with urllib.request.urlopen(request, timeout=60) as response:
             return response.status, response.read().decode()
     except urllib.error.HTTPError as error:
         return error.code, error.read().decode()
