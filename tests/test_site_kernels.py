@@ -20,7 +20,7 @@ from tornado.websocket import websocket_connect
 
 from akvo_widgets.site import RunningServer, serve_in_background
 from akvo_widgets.site_guard import V1_PROTOCOL
-from tests.test_site_security import ARTIFACTS, ROOT, channels_url, fetch, open_kernel
+from tests.test_site_security import ARTIFACTS, ROOT, channels_url, fetch, open_kernel, run
 
 IDLE_TIMEOUT = 4  # seconds without activity before an unconnected kernel is shut down
 LIMIT = 30.0  # seconds a test waits for a shutdown
@@ -74,4 +74,4 @@ def test_cap_culling_and_readers_who_leave(server: RunningServer) -> None:
         await asyncio.to_thread(wait_gone, server, reader)
         await asyncio.to_thread(wait_gone, server, newcomer)
 
-    asyncio.run(asyncio.wait_for(flow(), 4 * LIMIT))
+    run(flow(), 4 * LIMIT)

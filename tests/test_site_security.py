@@ -17,10 +17,11 @@ import time
 import urllib.error
 import urllib.request
 import uuid
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from jupyter_server.services.kernels.connection.base import (
@@ -36,6 +37,7 @@ from akvo_widgets.site_guard import V1_PROTOCOL, host_allowed, v1_offsets
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "test-artifacts"
 PAGE = "des.ipynb"
+T = TypeVar("T")
 
 
 @pytest.fixture(scope="module")
@@ -45,12 +47,19 @@ def server() -> Iterator[RunningServer]:
         yield running
 
 
+def run(coroutine: Coroutine[Any, Any, T], timeout: float) -> T:
+    """Run ``coroutine`` to completion in a thread of its own (Playwright's sync API may
+    already run an event loop in this one, when browser tests ran first)."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, asyncio.wait_for(coroutine, timeout)).result()
+
+
 def fetch(url: str, *, method: str = "GET", host: str | None = None) -> tuple[int, str]:
     request = urllib.request.Request(url, method=method)
     if host is not None:
         request.add_unredirected_header("Host", host)
     try:
-        with urllib.request.urlopen(request, timeout=10) as response:
+        with urllib.request.urlopen(request, timeout=60) as response:
             return response.status, response.read().decode()
     except urllib.error.HTTPError as error:
         return error.code, error.read().decode()
@@ -141,7 +150,7 @@ def test_legacy_client_is_refused_and_the_site_stays_up(server: RunningServer) -
         connection.close()
         return 101
 
-    code = asyncio.run(asyncio.wait_for(attack(), 30))
+    code = run(attack(), 30)
     start = time.monotonic()
     status, _ = fetch(f"{server.url}/voila/render/{PAGE}", method="HEAD")
     assert status == 200
@@ -169,10 +178,43 @@ def test_malformed_v1_frame_closes_the_connection(server: RunningServer) -> None
             return None
         return await connection.read_message()  # None once the server closed it
 
-    assert asyncio.run(asyncio.wait_for(attack(), 30)) is None
+    assert run(attack(), 30) is None
     status, _ = fetch(f"{server.url}/voila/render/{PAGE}", method="HEAD")
     assert status == 200
     assert rss_mb(server.pid) - before < 30
+
+
+def test_no_traceback_reaches_a_visitor(server: RunningServer) -> None:
+    """A comm handler that fails (bad control-protocol version) prints a traceback with
+    server paths on the kernel's stderr: the visitor's websocket must not carry it."""
+    kernel = open_kernel(server)
+    session = uuid.uuid4().hex
+
+    async def exchange() -> list[tuple[str, str]]:
+        connection = await _v1_connection(server, kernel)
+        opening = message(
+            "comm_open",
+            {"comm_id": uuid.uuid4().hex, "target_name": "jupyter.widget.control", "data": {}},
+            session,
+        )
+        await connection.write_message(v1_frame(opening), binary=True)
+        await asyncio.sleep(1.5)
+        await connection.write_message(
+            v1_frame(message("kernel_info_request", {}, session)), binary=True
+        )
+        seen: list[tuple[str, str]] = []
+        while not any(kind == "kernel_info_reply" for kind, _ in seen):
+            frame = await connection.read_message()
+            assert isinstance(frame, bytes)
+            _, parts = deserialize_msg_from_ws_v1(frame)
+            seen.append((json.loads(parts[0])["msg_type"], parts[3].decode()))
+        connection.close()
+        return seen
+
+    seen = run(exchange(), 60)
+    assert "comm_close" in [kind for kind, _ in seen], "the comm handler failed (as intended)"
+    assert not [kind for kind, _ in seen if kind in ("error", "stream")]
+    assert not [text for _, text in seen if "Traceback" in text or "/site-packages/" in text]
 
 
 def test_execute_request_from_a_client_runs_nothing(server: RunningServer, tmp_path: Path) -> None:
@@ -197,7 +239,7 @@ def test_execute_request_from_a_client_runs_nothing(server: RunningServer, tmp_p
         connection.close()
         return seen
 
-    seen = asyncio.run(asyncio.wait_for(exchange(), 60))
+    seen = run(exchange(), 60)
     assert "kernel_info_reply" in seen, "the relay works for allowed messages"
     assert "execute_reply" not in seen
     assert not marker.exists(), "the client's code must not run"

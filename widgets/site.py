@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+from jupyter_server._tz import utcnow
 from jupyter_server.utils import url_path_join
 from tornado import httputil, web
 from traitlets import Int, List, Unicode
@@ -123,7 +124,7 @@ class BookServer(Voila):
     ).tag(config=True)
 
     max_readers = Int(
-        40,
+        60,
         help="Most reader kernels alive at once (pre-heated pool kernels not counted); "
         "past it a new page view gets the French « site complet » page (HTTP 503).",
     ).tag(config=True)
@@ -138,7 +139,28 @@ class BookServer(Voila):
             )
         settings["default_handler_class"] = NotFoundHandler
         settings["akvo_book"] = self
+        self._refresh_handed_out_kernels()
         return settings
+
+    def _refresh_handed_out_kernels(self) -> None:
+        """A pre-heated kernel handed to a reader counts as just active.
+
+        Its last activity is its pre-heating, maybe minutes ago: without this, the culler
+        could shut it down before the reader's browser connects to it.
+        """
+        manager = self.kernel_manager
+        handed_out = getattr(manager, "get_rendered_notebook", None)
+        if handed_out is None:
+            return
+
+        async def get_rendered_notebook(*args: Any, **kwargs: Any) -> Any:
+            rendered = await handed_out(*args, **kwargs)
+            kernel_id = rendered[2]
+            if kernel_id in manager:
+                manager.get_kernel(kernel_id).last_activity = utcnow()
+            return rendered
+
+        manager.get_rendered_notebook = get_rendered_notebook
 
     def init_handlers(self) -> list[Any]:
         handlers: list[Any] = []
@@ -162,13 +184,20 @@ class BookServer(Voila):
         self.app.add_handlers(".*$", self.init_handlers())
         self.listen()
 
+    #: Page requests being rendered right now (their kernels may not be listed yet).
+    rendering = 0
+
     def reader_kernels(self) -> int:
-        """Live kernels that belong to readers: all kernels minus the pre-heated pools."""
+        """Reader kernels alive or starting, at least as many as the pages being rendered.
+
+        All kernels (started or starting) minus the pre-heated pools; during a burst many
+        requests are in flight before their kernels are registered, so the number of renders
+        in progress is a lower bound too.
+        """
         manager = self.kernel_manager
-        pooled = 0
-        for pool in getattr(manager, "_pools", {}).values():
-            pooled += len(pool)
-        return max(0, len(manager.list_kernel_ids()) - pooled)
+        kernels = set(manager.list_kernel_ids()) | set(getattr(manager, "_pending_kernels", {}))
+        pooled = sum(len(pool) for pool in getattr(manager, "_pools", {}).values())
+        return max(len(kernels) - pooled, self.rendering, 0)
 
     def is_full(self) -> bool:
         """True when one more reader would pass ``max_readers``."""

@@ -58,25 +58,49 @@ def v1_offsets(frame: bytes) -> list[int] | None:
     return offsets
 
 
+def _v1_part(frame: bytes, offsets: list[int], index: int) -> dict[str, Any] | None:
+    """Part ``index`` of a v1 frame decoded as a JSON object (1 header, 4 content), else None."""
+    try:
+        part = json.loads(frame[offsets[index] : offsets[index + 1]].decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return None
+    return part if isinstance(part, dict) else None
+
+
 def v1_header(frame: bytes) -> dict[str, Any] | None:
     """The decoded message header of a well-formed v1 frame, else None."""
     offsets = v1_offsets(frame)
-    if offsets is None:
-        return None
-    try:
-        header = json.loads(frame[offsets[1] : offsets[2]].decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
-        return None
-    return header if isinstance(header, dict) else None
+    return None if offsets is None else _v1_part(frame, offsets, 1)
+
+
+def hidden_from_visitors(frame: bytes) -> bool:
+    """True for kernel output a visitor must not get: echoed code, errors, stderr.
+
+    ``execute_input`` echoes the page's code (Voilà hides it too); ``error`` messages and
+    the ``stderr`` stream carry tracebacks with server paths (e.g. a failing comm handler).
+    A frame that is not well-formed v1 is hidden as well.
+    """
+    offsets = v1_offsets(frame)
+    header = None if offsets is None else _v1_part(frame, offsets, 1)
+    if offsets is None or header is None:
+        return True
+    kind = header.get("msg_type")
+    if kind in ("execute_input", "error"):
+        return True
+    if kind == "stream":
+        content = _v1_part(frame, offsets, 4)
+        return content is None or content.get("name") != "stdout"
+    return False
 
 
 class GuardedKernelWebsocketHandler(VoilaKernelWebsocketHandler):
     """Voilà's kernel websocket, for v1 clients only, with every frame checked.
 
     A client that does not offer the v1 subprotocol is refused before the upgrade (HTTP
-    400); a text frame or a malformed binary frame closes the connection (code 1003). The
-    message-type filter (only comm messages and kernel info, set up by Voilà) and the
-    removal of ``execute_input`` echoes stay as in Voilà.
+    400); a text frame or a malformed binary frame closes the connection (code 1003).
+    Voilà's message-type filter (clients may send only comm messages, kernel info and
+    shutdown) stays; on the way out, code echoes, errors and stderr are withheld
+    (:func:`hidden_from_visitors`).
     """
 
     async def get(self, *args: Any, **kwargs: Any) -> None:
@@ -86,6 +110,14 @@ class GuardedKernelWebsocketHandler(VoilaKernelWebsocketHandler):
             self.finish("This websocket speaks only " + V1_PROTOCOL)
             return
         await super().get(*args, **kwargs)
+
+    async def open(self, *args: Any, **kwargs: Any) -> None:
+        # Widget messages are small writes: without TCP_NODELAY, Nagle's algorithm holds a
+        # write back until the browser's delayed ACK (~40 ms) — most of a round trip.
+        if self.connection is None:  # the client left before the upgrade finished
+            return
+        self.set_nodelay(True)
+        await super().open(*args, **kwargs)
 
     def select_subprotocol(self, subprotocols: list[str]) -> str | None:
         return V1_PROTOCOL if V1_PROTOCOL in subprotocols else None
@@ -98,13 +130,8 @@ class GuardedKernelWebsocketHandler(VoilaKernelWebsocketHandler):
         super().on_message(ws_message)
 
     def write_message(self, message: bytes | str | dict[str, Any], binary: bool = False) -> Any:
-        if isinstance(message, bytes):
-            header = v1_header(message)
-        elif isinstance(message, dict):
-            header = message.get("header")
-        else:
-            header = None
-        if isinstance(header, dict) and header.get("msg_type") == "execute_input":
+        if isinstance(message, bytes) and hidden_from_visitors(message):
+            self.log.debug("Kernel output withheld from a visitor (code, error or stderr)")
             return None
         # Skip Voilà's override (its unchecked v1 parser is the bug this class fixes).
         return super(VoilaKernelWebsocketHandler, self).write_message(message, binary)

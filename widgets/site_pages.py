@@ -75,7 +75,14 @@ class BookPageHandler(FrenchErrorsMixin, TornadoVoilaHandler):  # type: ignore[m
             self.set_header("Retry-After", "30")
             _finish_error(self, 503)
             return
-        await TornadoVoilaHandler.get(self, path)
+        if book is None:
+            await TornadoVoilaHandler.get(self, path)
+            return
+        book.rendering += 1
+        try:
+            await TornadoVoilaHandler.get(self, path)
+        finally:
+            book.rendering -= 1
 
     def head(self, path: str | None = None) -> None:
         root = Path(self.settings["contents_manager"].root_dir).resolve()

@@ -71,7 +71,7 @@
 
   function nameControls() {
     document.querySelectorAll(CONTROLS).forEach(function (control) {
-      if (hasName(control)) return;
+      if (hasName(control) || !control.closest) return;
       var widget = control.closest(".widget-inline-hbox, .jupyter-widgets");
       var label = widget && widget.querySelector(".widget-label");
       var text = (label && label.textContent.trim()) || control.getAttribute("title") || "";
@@ -88,8 +88,22 @@
     window.setTimeout(function () { scheduled = false; nameControls(); }, 150);
   }
 
-  document.addEventListener("DOMContentLoaded", function () {
-    new MutationObserver(schedule).observe(document.body, { childList: true, subtree: true });
+  function start() {
+    new MutationObserver(schedule).observe(document.body, {
+      childList: true, subtree: true, characterData: true,
+    });
+    document.addEventListener("focusin", nameControls);
+    // Widgets keep arriving while the kernel connects: a few extra passes, then only mutations.
+    var passes = 0;
+    var timer = window.setInterval(function () {
+      nameControls();
+      if (++passes >= 20) window.clearInterval(timer);
+    }, 1000);
     schedule();
-  });
+  }
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
+  }
 })();

@@ -1,0 +1,279 @@
+"""Load benchmark: many readers arriving together on one book server (loopback only).
+
+Each reader is a raw HTTP + websocket client doing what a browser's page does with the
+server, without drawing anything: GET the page (Voilà runs it in a kernel and streams the
+HTML; the time to the end of that response is the reader's *first render* on the server
+side — a browser adds ~0.3–0.5 s of JavaScript), connect to the kernel websocket with the v1
+protocol, ask for the kernel info (what the widget manager does first), stay connected for
+``--stay`` seconds, then leave: close the websocket and send the page-exit beacon, as a
+browser tab does when it is closed. Readers who vanish without the beacon (a phone put
+away) are measured at the end: their kernels must be gone within 3 minutes.
+
+Bounded: at most ``max(--readers)`` clients, each step stopped after ``--step-timeout`` s.
+Results go to ``benchmarks/results/load.md``.
+Usage: ``.venv/bin/python benchmarks/bench_load.py [--readers 1 5 10 20 50 100]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import sys
+import time
+import uuid
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from tornado.httpclient import AsyncHTTPClient, HTTPClientError, HTTPRequest
+from tornado.websocket import websocket_connect
+
+from akvo_widgets.site import RunningServer, serve_in_background
+from akvo_widgets.site_guard import V1_PROTOCOL
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from benchmarks.bench_site import machine  # noqa: E402
+from tests.test_site_security import message, v1_frame  # noqa: E402
+
+RESULTS = ROOT / "benchmarks" / "results" / "load.md"
+RENDER_P95_TARGET = 5.0
+LEFT_AFTER_TARGET = 180.0
+
+
+@dataclass
+class Step:
+    readers: int
+    renders: list[float] = field(default_factory=list)
+    errors: dict[str, int] = field(default_factory=dict)
+    peak_kernels: int = 0
+    server_mb: float = 0.0
+    kernel_mb: list[float] = field(default_factory=list)
+    kernels_after: int = 0
+    seconds_to_clear: float = 0.0
+
+    def error(self, kind: str) -> None:
+        self.errors[kind] = self.errors.get(kind, 0) + 1
+
+
+def _proc_value(pid: int, file: str, key: str) -> float:
+    try:
+        for line in Path(f"/proc/{pid}/{file}").read_text().splitlines():
+            if line.startswith(key):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def kernels_of(server: RunningServer) -> list[int]:
+    """Process ids of the server's kernels (its children)."""
+    children: list[int] = []
+    for task in Path(f"/proc/{server.pid}/task").iterdir():
+        try:
+            children += [int(p) for p in (task / "children").read_text().split()]
+        except OSError:
+            continue
+    return children
+
+
+def memory(server: RunningServer) -> tuple[float, list[float]]:
+    """Server RSS (MB) and each kernel's PSS (MB: its own pages + its share of shared ones)."""
+    server_mb = _proc_value(server.pid, "status", "VmRSS:")
+    kernels = [_proc_value(pid, "smaps_rollup", "Pss:") for pid in kernels_of(server)]
+    return server_mb, [k for k in kernels if k > 0]
+
+
+async def reader(
+    server: RunningServer, page: str, stay: float, step: Step, *, beacon: bool = True
+) -> None:
+    client = AsyncHTTPClient()
+    start = time.perf_counter()
+    try:
+        response = await client.fetch(
+            f"{server.url}/voila/render/{page}", request_timeout=120, raise_error=False
+        )
+    except (OSError, TimeoutError) as problem:
+        step.error(type(problem).__name__)
+        return
+    if response.code != 200:
+        step.error(f"HTTP {response.code}")
+        return
+    step.renders.append(time.perf_counter() - start)
+    html = response.body.decode()
+    marker = '"kernelId": "'
+    kernel = html[html.index(marker) + len(marker) :].split('"', 1)[0]
+    ws = server.url.replace("http://", "ws://")
+    url = f"{ws}/api/kernels/{kernel}/channels?session_id={uuid.uuid4()}"
+    try:
+        connection = await websocket_connect(HTTPRequest(url), subprotocols=[V1_PROTOCOL])
+        session = uuid.uuid4().hex
+        await connection.write_message(
+            v1_frame(message("kernel_info_request", {}, session)), binary=True
+        )
+        while True:
+            frame = await asyncio.wait_for(connection.read_message(), 60)
+            if frame is None:
+                raise ConnectionError("websocket closed")
+            if b'"kernel_info_reply"' in bytes(frame):
+                break
+        await asyncio.sleep(stay)
+        connection.close()
+    except (OSError, TimeoutError, HTTPClientError, ConnectionError) as problem:
+        step.error(type(problem).__name__)
+    if beacon:
+        await client.fetch(
+            f"{server.url}/voila/api/shutdown/{kernel}",
+            method="POST",
+            body=b"",
+            raise_error=False,
+        )
+
+
+async def watch(server: RunningServer, step: Step, done: asyncio.Event) -> None:
+    while not done.is_set():
+        count = len(kernels_of(server))
+        if count >= step.peak_kernels:
+            step.peak_kernels = count
+            step.server_mb, step.kernel_mb = memory(server)
+        await asyncio.sleep(0.5)
+
+
+async def run_step(
+    server: RunningServer, readers: int, page: str, stay: float, timeout: float, pool: int
+) -> Step:
+    step = Step(readers)
+    done = asyncio.Event()
+    watcher = asyncio.create_task(watch(server, step, done))
+    tasks = [reader(server, page, stay, step) for _ in range(readers)]
+    try:
+        await asyncio.wait_for(asyncio.gather(*tasks), timeout)
+    except TimeoutError:
+        step.error("step timeout")
+    done.set()
+    await watcher
+    start = time.monotonic()
+    while len(kernels_of(server)) > pool and time.monotonic() - start < 60:
+        await asyncio.sleep(1)
+    step.kernels_after = max(0, len(kernels_of(server)) - pool)
+    step.seconds_to_clear = time.monotonic() - start
+    return step
+
+
+async def vanished_readers(server: RunningServer, page: str, count: int, pool: int) -> Step:
+    """Readers who close the websocket without the beacon; time until their kernels go."""
+    step = Step(count)
+    await asyncio.gather(*(reader(server, page, 1.0, step, beacon=False) for _ in range(count)))
+    left_at = time.monotonic()
+    step.peak_kernels = len(kernels_of(server))
+    while len(kernels_of(server)) > pool and time.monotonic() - left_at < 240:
+        await asyncio.sleep(2)
+    step.kernels_after = max(0, len(kernels_of(server)) - pool)
+    step.seconds_to_clear = time.monotonic() - left_at
+    return step
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--readers", type=int, nargs="+", default=[1, 5, 10, 20, 50, 100])
+    parser.add_argument("--page", default="index.ipynb")
+    parser.add_argument("--stay", type=float, default=5.0, help="seconds each reader stays")
+    parser.add_argument("--step-timeout", type=float, default=300.0)
+    parser.add_argument("--vanished", type=int, default=10, help="readers leaving silently")
+    args = parser.parse_args()
+    AsyncHTTPClient.configure(None, max_clients=max(args.readers) + args.vanished)
+
+    config = json.loads((ROOT / "book" / "voila.json").read_text())
+    pools = config["VoilaKernelManager"]["kernel_pools_config"]
+    pages = len(list((ROOT / "book").glob("*.ipynb")))
+    pool = sum(
+        pools.get(p.name, pools["default"])["pool_size"] for p in (ROOT / "book").glob("*.ipynb")
+    )
+    log = ROOT / "test-artifacts" / "bench-load-voila.log"
+    log.parent.mkdir(exist_ok=True)
+    steps: list[Step] = []
+    with serve_in_background(ROOT / "book", log) as server:
+        time.sleep(10 + 2 * pages)  # let the pools fill
+        idle_mb, pool_kernels = memory(server)
+        for count in args.readers:
+            step = asyncio.run(
+                run_step(server, count, args.page, args.stay, args.step_timeout, pool)
+            )
+            steps.append(step)
+            print(count, "readers:", step)
+            time.sleep(5)
+        vanished = asyncio.run(vanished_readers(server, args.page, args.vanished, pool))
+    RESULTS.write_text(report(steps, vanished, args, config, pool, idle_mb, pool_kernels))
+    print(RESULTS.read_text())
+
+
+def report(
+    steps: list[Step],
+    vanished: Step,
+    args: argparse.Namespace,
+    config: dict[str, dict[str, object]],
+    pool: int,
+    idle_mb: float,
+    pool_kernels: list[float],
+) -> str:
+    now = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    book = config["BookServer"]
+    culling = config["MappingKernelManager"]
+    lines = [
+        "# Load benchmark (`benchmarks/bench_load.py`)",
+        "",
+        f"- Date: {now}",
+        f"- Machine: {machine()}; load average at the end "
+        f"{' / '.join(f'{x:.1f}' for x in os.getloadavg())} (1/5/15 min: other work shares "
+        "the cores)",
+        f"- Server: one `python -m akvo_widgets.site` with `book/voila.json`: "
+        f"max_readers={book['max_readers']}, pre-heated pool of {pool} kernels in all "
+        f"(per page: {config['VoilaKernelManager']['kernel_pools_config']}), culling of "
+        f"unconnected kernels idle {culling['cull_idle_timeout']} s "
+        f"(checked every {culling['cull_interval']} s).",
+        f"- Readers: raw HTTP + websocket clients on loopback, all arriving at once on "
+        f"`{args.page}`; each GETs the page (first render = end of the HTML response, "
+        f"server side), connects to its kernel (v1), asks for the kernel info, stays "
+        f"{args.stay:.0f} s, then leaves (closes the websocket, sends the page-exit beacon).",
+        f"- Idle server: {idle_mb:.0f} MB RSS; {len(pool_kernels)} pooled kernels of "
+        f"{statistics.mean(pool_kernels) if pool_kernels else 0:.0f} MB PSS each.",
+        "",
+        f"Targets: 50 readers together all served with first render p95 ≤ "
+        f"{RENDER_P95_TARGET:.0f} s and no error; 200 readers live at once without running "
+        f"out of memory (the cap answers the readers past it with the 503 page); no kernel "
+        f"left {LEFT_AFTER_TARGET / 60:.0f} minutes after its reader is gone.",
+        "",
+        "| readers | served | first render p50 (s) | p95 (s) | max (s) | errors | "
+        "peak kernels | server RSS (MB) | kernel PSS mean (MB) | kernels left 60 s after |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for s in steps:
+        r = s.renders or [float("nan")]
+        errors = ", ".join(f"{k}: {v}" for k, v in s.errors.items()) or "none"
+        kmb = statistics.mean(s.kernel_mb) if s.kernel_mb else 0.0
+        lines.append(
+            f"| {s.readers} | {len(s.renders)} | {pct(r, 0.5):.2f} | {pct(r, 0.95):.2f} | "
+            f"{max(r):.2f} | {errors} | {s.peak_kernels} | {s.server_mb:.0f} | {kmb:.0f} | "
+            f"{s.kernels_after} |"
+        )
+    ok = vanished.kernels_after == 0 and vanished.seconds_to_clear <= LEFT_AFTER_TARGET
+    lines += [
+        "",
+        f"Readers who vanish without the beacon ({vanished.readers}, websocket closed): "
+        f"{vanished.kernels_after} of their kernels left after "
+        f"{vanished.seconds_to_clear:.0f} s (target: none after "
+        f"{LEFT_AFTER_TARGET:.0f} s) — {'met' if ok else 'NOT met'}.",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    main()
