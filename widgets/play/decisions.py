@@ -1,0 +1,100 @@
+"""The decision panel: every legal action of the side to play as a real, focusable button.
+
+The orders (secret programming) are composed with toggle buttons — four lateral tokens and
+the ship's double token — then confirmed; every other decision is one button per legal
+action, labelled in French, with the exact odds of each target at a target decision
+(:func:`akvo.match.preview.target_values`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import ipywidgets as widgets
+
+from akvo.match import MatchState
+from akvo.match.actions import SHIP_TOKENS
+from akvo.match.preview import target_values
+from akvo_widgets.formatting import french
+from akvo_widgets.play.labels import (
+    LATERAL_CHARACTERS,
+    LATERAL_LABELS,
+    SHIP_TOKEN_LABELS,
+    action_label,
+    character,
+)
+from akvo_widgets.play.view import value_text
+
+ACTION_CLASS = "akvo-play-action"
+
+
+def action_css(action: str) -> str:
+    """A CSS class naming the action, for tests: ``shoot chest`` → ``akvo-do-shoot-chest``."""
+    return "akvo-do-" + re.sub(r"[^a-z0-9]+", "-", action.lower()).strip("-")
+
+
+def option_labels(state: MatchState) -> dict[str, str]:
+    """Each legal action's French label, with its exact value at a target decision."""
+    legal = state.legal_actions()
+    values = target_values(state) if state.phase_name() == "target" else {}
+    labels = {}
+    for action in legal:
+        label = action_label(state, action)
+        if action in values:
+            label += " — " + value_text(action, values[action])
+        labels[action] = label
+    return labels
+
+
+class OrdersComposer(widgets.VBox):  # type: ignore[misc]
+    """The secret programming: one token per lateral lane and the ship's double token."""
+
+    def __init__(self, on_orders: Callable[[str], None]) -> None:
+        self.lanes = [
+            widgets.ToggleButtons(
+                options=[(LATERAL_LABELS[t], t) for t in "AT"],
+                value="A",
+                description=character(name),
+                style={"description_width": "7em", "button_width": "6em"},
+            )
+            for name in LATERAL_CHARACTERS
+        ]
+        for name, lane in zip(LATERAL_CHARACTERS, self.lanes, strict=True):
+            lane.add_class(f"akvo-play-order-{name}")
+        self.ship = widgets.ToggleButtons(
+            options=[(french(SHIP_TOKEN_LABELS[t]), t) for t in SHIP_TOKENS],
+            value="AA",
+            description="Navire",
+            style={"description_width": "7em"},
+        )
+        self.ship.add_class("akvo-play-order-ship")
+        self.confirm = widgets.Button(description="Valider les ordres")
+        self.confirm.add_class(ACTION_CLASS)
+        self.confirm.add_class("akvo-play-orders-confirm")
+        self.confirm.on_click(lambda _: on_orders(self.action))
+        super().__init__([*self.lanes, self.ship, self.confirm])
+        self.add_class("akvo-play-orders")
+
+    @property
+    def action(self) -> str:
+        lateral = "".join(lane.value for lane in self.lanes)
+        return f"orders {lateral} {self.ship.value}"
+
+    def reset(self) -> None:
+        """Back to all-Avancer, so that one side's choices never show to the other."""
+        for lane in self.lanes:
+            lane.value = "A"
+        self.ship.value = "AA"
+
+
+def action_buttons(state: MatchState, on_action: Callable[[str], None]) -> list[widgets.Button]:
+    """One button per legal action (orders excepted), in the engine's order."""
+    buttons = []
+    for action, label in option_labels(state).items():
+        button = widgets.Button(description=label, layout=widgets.Layout(width="auto"))
+        button.add_class(ACTION_CLASS)
+        button.add_class(action_css(action))
+        button.on_click(lambda _, chosen=action: on_action(chosen))
+        buttons.append(button)
+    return buttons

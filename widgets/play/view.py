@@ -1,0 +1,99 @@
+"""Shared pieces of the play pages: the board (the book's live Board when there is one),
+the status line, the event log, dice, and French typesetting of the engine's sentences."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from html import escape
+from typing import Any
+
+import ipywidgets as widgets
+
+from akvo.match import MatchState
+from akvo.match.board import SIDE_NAMES
+from akvo_widgets.formatting import NBSP, decimal, french, percent, tier_numeral
+from akvo_widgets.play.labels import faces
+
+LOG_LINES = 14
+
+
+def typeset(text: str) -> str:
+    """An engine sentence in French typography: ’ apostrophes, no-break spaces."""
+    return french(text.replace("'", "’"))
+
+
+class SvgBoard(widgets.HTML):  # type: ignore[misc]
+    """The engine's SVG picture of the board, for engines without the live Board widget."""
+
+    def __init__(self, state: MatchState) -> None:
+        super().__init__()
+        self.add_class("akvo-board")
+        self.state = state
+
+    @property
+    def state(self) -> MatchState:
+        return self._state
+
+    @state.setter
+    def state(self, value: MatchState) -> None:
+        self._state = value
+        self.value = value._repr_svg_()
+
+    def on_action(self, callback: Callable[[str], None]) -> None:
+        """The picture has no clickable elements: the buttons beside it carry every action."""
+
+
+def make_board(state: MatchState, viewer: int | None, on_action: Callable[[str], None]) -> Any:
+    """The book's :class:`akvo_widgets.Board` if it exists, else the SVG picture."""
+    try:
+        board_class = importlib.import_module("akvo_widgets.board").Board
+    except (ImportError, AttributeError):
+        board: Any = SvgBoard(state)
+    else:
+        board = board_class(state, viewer=viewer)
+    board.on_action(on_action)
+    return board
+
+
+def status_html(state: MatchState) -> str:
+    """Turn, tier, scores and who decides: always visible on the play pages."""
+    a, b = state.scores
+    if state.is_terminal():
+        who = "match terminé"
+    elif state.is_chance_node():
+        who = "les dés roulent"
+    else:
+        who = f"à {SIDE_NAMES[state.current_player]} de décider"
+    parts = (
+        f"Tour{NBSP}{state.turn}",
+        f"palier{NBSP}{tier_numeral(state.tier)}",
+        f"A{NBSP}{a}{NBSP}–{NBSP}{b}{NBSP}B",
+        who,
+    )
+    return '<div class="akvo-play-status-line">' + " · ".join(parts) + "</div>"
+
+
+def log_html(events: list[str], lines: int = LOG_LINES) -> str:
+    shown = events[-lines:]
+    items = "".join(f"<li>{escape(typeset(e))}</li>" for e in reversed(shown))
+    return f'<ol class="akvo-play-events" reversed>{items}</ol>'
+
+
+def roll_html(rolls: list[tuple[str, str]], lines: int = 3) -> str:
+    """The last rolls: what was rolled (the engine's prompt) and the dice as faces."""
+    if not rolls:
+        return '<p class="akvo-play-noroll">Aucun dé lancé pour l’instant.</p>'
+    items = "".join(
+        f'<li>{escape(typeset(prompt))} <span class="akvo-play-faces">'
+        f"{escape(faces(action))}</span></li>"
+        for prompt, action in reversed(rolls[-lines:])
+    )
+    return f'<ul class="akvo-play-rolls">{items}</ul>'
+
+
+def value_text(action: str, value: Any) -> str:
+    """A target's exact value as the calculators show it: P(push) or expected points."""
+    if " chest" in action:
+        return f"{decimal(value, 2)}{NBSP}point en moyenne"
+    return f"{percent(value)} de recul"
