@@ -87,6 +87,19 @@ CHAPTERS: tuple[Chapter, ...] = (
         "le grimoire, la règle d’une rune et le duel de runes",
         sections=("runes", "Ultimes"),
     ),
+    Chapter(
+        "jouer-un-match.ipynb",
+        "Jouer un match",
+        "un match entier contre un bot ou à deux sur le même écran",
+        part="Jouer",
+        sections=("séquence d’un tour", "fin de match"),
+    ),
+    Chapter(
+        "rejouer-un-match.ipynb",
+        "Revoir un match",
+        "enregistrer, charger et revoir un match coup par coup, avec les chances de chaque option",
+        part="Jouer",
+    ),
 )
 
 _BY_FILE = {c.file: c for c in CHAPTERS}

@@ -10,21 +10,24 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from html import escape
 
 import ipywidgets as widgets
 
 from akvo.match import MatchState
 from akvo.match.actions import SHIP_TOKENS
 from akvo.match.preview import target_values
-from akvo_widgets.formatting import french
-from akvo_widgets.play.labels import (
+
+from ..formatting import french
+from .labels import (
     LATERAL_CHARACTERS,
     LATERAL_LABELS,
     SHIP_TOKEN_LABELS,
     action_label,
     character,
+    orders_label,
 )
-from akvo_widgets.play.view import value_text
+from .view import value_text
 
 ACTION_CLASS = "akvo-play-action"
 
@@ -73,8 +76,16 @@ class OrdersComposer(widgets.VBox):  # type: ignore[misc]
         self.confirm.add_class(ACTION_CLASS)
         self.confirm.add_class("akvo-play-orders-confirm")
         self.confirm.on_click(lambda _: on_orders(self.action))
-        super().__init__([*self.lanes, self.ship, self.confirm])
+        self.summary = widgets.HTML()
+        self.summary.add_class("akvo-play-orders-summary")
+        for toggle in (*self.lanes, self.ship):
+            toggle.observe(lambda _change: self._summarise(), "value")
+        super().__init__([*self.lanes, self.ship, self.summary, self.confirm])
         self.add_class("akvo-play-orders")
+        self._summarise()
+
+    def _summarise(self) -> None:
+        self.summary.value = f"<p>{escape(orders_summary(self.action))}</p>"
 
     @property
     def action(self) -> str:
@@ -86,6 +97,11 @@ class OrdersComposer(widgets.VBox):  # type: ignore[misc]
         for lane in self.lanes:
             lane.value = "A"
         self.ship.value = "AA"
+
+
+def orders_summary(action: str) -> str:
+    """The orders being composed, as one French sentence."""
+    return french("Vos ordres : " + orders_label(action.removeprefix("orders ")))
 
 
 def action_buttons(state: MatchState, on_action: Callable[[str], None]) -> list[widgets.Button]:

@@ -16,10 +16,11 @@ import ipywidgets as widgets
 from akvo.errors import AkvoError
 from akvo.match import MatchState, new_match
 from akvo.match.board import SIDE_NAMES
-from akvo_widgets.play.decisions import ACTION_CLASS, OrdersComposer, action_buttons
-from akvo_widgets.play.opponents import Bot, bot_choices, default_bot, make_opponent
-from akvo_widgets.play.records import RecordError, download_link, load_record
-from akvo_widgets.play.view import (
+
+from .decisions import ACTION_CLASS, OrdersComposer, action_buttons
+from .opponents import Bot, bot_choices, default_bot, make_opponent
+from .records import RecordError, download_link, load_record
+from .view import (
     log_html,
     make_board,
     roll_html,
@@ -134,6 +135,7 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
         main.layout.flex_flow = "row wrap"
         super().__init__([widgets.HTML(STYLE), setup, main, self.events, files])
         self.add_class("akvo-play")
+        self.add_class("akvo-widget")
         self._configure()
         self._advance()
 
@@ -243,8 +245,7 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
         self.prompt.value = f"<p><b>{escape(typeset(state.prompt()))}</b></p>"
         if self._needs_curtain():
             self.prompt.value = (
-                "<p><b>Les ordres de A sont enregistrés et cachés. "
-                f"Passez l’écran à B.</b></p>"
+                "<p><b>Les ordres de A sont enregistrés et cachés. Passez l’écran à B.</b></p>"
             )
             self.curtain.description = "B est prêt à programmer"
             self.decisions.children = [self.curtain]

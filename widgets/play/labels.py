@@ -10,7 +10,8 @@ from __future__ import annotations
 from akvo.match import MatchState
 from akvo.match.board import CHAR_LABELS, CHAR_NAMES, SIDE_NAMES
 from akvo.rules import CHARACTERS, rune
-from akvo_widgets.formatting import french
+
+from ..formatting import french
 
 DICE_FACES = "⚀⚁⚂⚃⚄⚅"
 SHIP_LABEL = "navire"
@@ -133,4 +134,3 @@ def _shot_label(state: MatchState, rest: str) -> str:
     what = "le coffre" if target == "chest" else f"le {character(target)} de {enemy}"
     boost = f" avec {ultime_of('pedalair')}" if souffle else ""
     return f"Tirer sur {what}{boost}"
-

@@ -80,9 +80,7 @@ def load_record(data: bytes) -> tuple[dict[str, Any], MatchState]:
     try:
         state = replay(record)
     except AkvoError as error:
-        raise RecordError(
-            f"Le match ne se rejoue pas selon les règles : {_short(error)}"
-        ) from None
+        raise RecordError(f"Le match ne se rejoue pas selon les règles : {_short(error)}") from None
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
         raise RecordError(f"Le match est mal formé : {_short(error)}") from None
     return record, state

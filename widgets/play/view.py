@@ -12,8 +12,9 @@ import ipywidgets as widgets
 
 from akvo.match import MatchState
 from akvo.match.board import SIDE_NAMES
-from akvo_widgets.formatting import NBSP, decimal, french, percent, tier_numeral
-from akvo_widgets.play.labels import faces
+
+from ..formatting import NBSP, decimal, french, percent, tier_numeral
+from .labels import faces
 
 LOG_LINES = 14
 
