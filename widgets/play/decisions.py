@@ -104,13 +104,15 @@ def orders_summary(action: str) -> str:
     return french("Vos ordres : " + orders_label(action.removeprefix("orders ")))
 
 
-def action_buttons(state: MatchState, on_action: Callable[[str], None]) -> list[widgets.Button]:
+def action_buttons(
+    state: MatchState, on_action: Callable[[str], None]
+) -> dict[str, widgets.Button]:
     """One button per legal action (orders excepted), in the engine's order."""
-    buttons = []
+    buttons = {}
     for action, label in option_labels(state).items():
         button = widgets.Button(description=label, layout=widgets.Layout(width="auto"))
         button.add_class(ACTION_CLASS)
         button.add_class(action_css(action))
         button.on_click(lambda _, chosen=action: on_action(chosen))
-        buttons.append(button)
+        buttons[action] = button
     return buttons

@@ -114,6 +114,7 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
         self.curtain.add_class("akvo-play-curtain")
         self.curtain.on_click(lambda _: self._lift_curtain())
         self._curtain_up = False
+        self.buttons: dict[str, widgets.Button] = {}
 
         self.seed = seed
         self.state = state if state is not None else new_match()
@@ -230,6 +231,7 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
 
     def render(self) -> None:
         state = self.state
+        self.buttons = {}
         self.board.state = state
         self.status.value = status_html(state)
         self.events.value = log_html(state.events)
@@ -254,4 +256,5 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
             self.composer.confirm.description = f"Valider les ordres de {player}"
             self.decisions.children = [self.composer]
         else:
-            self.decisions.children = action_buttons(state, self.play)
+            self.buttons = action_buttons(state, self.play)
+            self.decisions.children = list(self.buttons.values())
