@@ -112,7 +112,7 @@ def test_dice_are_shown_as_faces_from_the_engine() -> None:
             game.composer.confirm.click()
         else:
             next(iter(game.buttons.values())).click()
-    prompt, action = game.rolls[-1]
+    _prompt, action = game.rolls[-1]
     assert action in game.state.history
     assert faces(action) in game.dice.value
     assert faces("roll 3516") == "⚂\u00a03 ⚄\u00a05 ⚀\u00a01 ⚅\u00a06"
