@@ -1,0 +1,330 @@
+"""The « normal » bot: the best immediate expected value, computed exactly.
+
+Each decision is answered by a simple rule over exact worths (:mod:`akvo.bots.values`):
+
+- orders: Tirer for a unit whose best target now is worth at least :data:`SHOOT_MIN` (or
+  that cannot advance), Avancer otherwise; the ship's double token follows its two mages;
+- activation: the shooter with the best target first, then the others; an Ultime (Vigie,
+  Égide, Tourbillon) is declared when its exact gain this turn reaches :func:`spend_min`;
+- target: the legal ``shoot …`` of highest worth from
+  :func:`akvo.match.preview.target_values`; Souffle portant only when it gains more than
+  :func:`spend_min`;
+- runes: the rune (attack or defence) whose exact effect on this shot, computed with
+  :func:`akvo.shots.shot`, gains at least :func:`spend_min`; Mouvement when the extra cell
+  brings a chest into range; Relance by R15 (:func:`akvo.match.r15_relance`);
+- prodige: recover the most useful category; Rouleau always; Trident when mage targets are
+  worth more than the chest; the rune U is kept.
+
+Thresholds fall as the match goes on: a rune or Ultime unused at the end is wasted.
+"""
+
+from __future__ import annotations
+
+import random
+
+from akvo.bots.values import (
+    SHOT_RUNE,
+    action_worth,
+    best_worth,
+    resolution_sides,
+    resolution_worth,
+    target_worths,
+    ultime_gains,
+    with_rune,
+)
+from akvo.match.actions import (
+    ADVANCE,
+    FIRST_BARREUR,
+    FIRST_LANCEUR,
+    HOLD,
+    MOVE_FIRST,
+    NO_MOVE,
+    NO_RUNE,
+    NO_TRIDENT,
+    ROULEAU,
+    SHIP_AA,
+    SHIP_AT_B,
+    SHIP_AT_L,
+    SHIP_TOKENS,
+    SHIP_TT,
+    SHOOT_AGAIN,
+    SHOT_FIRST,
+    STOP,
+    TRIDENT,
+)
+from akvo.match.board import (
+    BARREUR,
+    CHARS_OF_UNIT,
+    FORWARD,
+    LANCEUR,
+    PLONGEUR,
+    SHIP,
+    UNIT_OF_CHAR,
+    UNIT_OF_NAME,
+    UNITS,
+    chest_distance,
+)
+from akvo.match.bots import r15_relance
+from akvo.match.core import (
+    ACTIVATE,
+    ATTACK_RUNE,
+    DEFENCE_RUNE,
+    EFFECT_EGIDE,
+    EFFECT_TOURBILLON,
+    EFFECT_VIGIE,
+    ORDERS,
+    PRE_SHOT,
+    PRODIGE,
+    RELANCE,
+    SHIP_ORDER,
+    TARGET,
+)
+from akvo.match.core import ADVANCE as ADVANCE_PHASE
+from akvo.match.core import ROULEAU as ROULEAU_PHASE
+from akvo.match.core import TRIDENT as TRIDENT_PHASE
+from akvo.match.core import TRIDENT_MORE as TRIDENT_MORE_PHASE
+from akvo.match.preview import CHEST_NAME, target_values
+from akvo.match.roster import ATTAQUE, CONFUSION, DEFENSE, MOUVEMENT
+from akvo.match.roster import RELANCE as RELANCE_CAT
+from akvo.match.state import MatchState
+from akvo.rules import DISTANCES
+from akvo.shots import Side
+
+#: A unit programs Tirer when its best target now is worth at least this (points).
+SHOOT_MIN = 0.05
+_ULTIME_EFFECTS = {
+    "ultime vigie": EFFECT_VIGIE,
+    "ultime egide": EFFECT_EGIDE,
+    "ultime tourbillon": EFFECT_TOURBILLON,
+}
+#: Prodige: which spent rune to take back first.
+_RECOVER_ORDER = (ATTAQUE, RELANCE_CAT, CONFUSION, DEFENSE, MOUVEMENT)
+_LATERAL_UNITS = (0, 1, 3, 4)
+_CHEST_ACTION = f"shoot {CHEST_NAME}"
+_MAX_RANGE = DISTANCES[-1]
+
+
+def spend_min(turn: int) -> float:
+    """Least gain (points) for spending a rune or an Ultime at this turn: high early,
+    nothing in the last turns (what is not spent by then is lost)."""
+    if turn >= 8:
+        return 0.0
+    return (9 - turn) / 80
+
+
+class GreedyBot:
+    """Best immediate expected value; ties broken by a seeded generator."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def __call__(self, state: MatchState) -> str:
+        return self.choose(state)
+
+    # --- the decision by phase -------------------------------------------------------------
+    def choose(self, state: MatchState) -> str:
+        phase = state.phase
+        if phase == ORDERS:
+            return self.orders(state)
+        if phase == ACTIVATE:
+            return self.activation(state)
+        if phase == TARGET:
+            return self.target(state)
+        if phase == ATTACK_RUNE:
+            return self.attack_rune(state)
+        if phase == DEFENCE_RUNE:
+            return self.defence_rune(state)
+        if phase == RELANCE:
+            return r15_relance(state)
+        if phase == PRODIGE:
+            return self.recover(state)
+        if phase == ROULEAU_PHASE:
+            return ROULEAU
+        if phase == SHIP_ORDER:
+            return self.ship_order(state)
+        if phase == TRIDENT_PHASE:
+            return self.trident(state)
+        if phase == TRIDENT_MORE_PHASE:
+            return self.trident_more(state)
+        if phase == ADVANCE_PHASE:
+            return self.advance(state)
+        if phase == PRE_SHOT:
+            return self.pre_shot(state)
+        return self.rng.choice(state.legal)  # pragma: no cover - every phase is listed
+
+    # --- orders and activations ------------------------------------------------------------
+    def _wants_to_shoot(self, state: MatchState, side: int, character: int) -> bool:
+        if not state.room_ahead(side, UNIT_OF_CHAR[character]):
+            return True
+        return best_worth(state, side, character) >= SHOOT_MIN
+
+    def orders(self, state: MatchState, side: int | None = None) -> str:
+        """The orders of ``side`` (default: the side programming now), from public data."""
+        side = state.side if side is None else side
+        lateral = "".join(
+            "T" if self._wants_to_shoot(state, side, CHARS_OF_UNIT[u][0]) else "A"
+            for u in _LATERAL_UNITS
+        )
+        barreur = self._wants_to_shoot(state, side, BARREUR)
+        lanceur = self._wants_to_shoot(state, side, LANCEUR)
+        if barreur and lanceur:
+            ship = SHIP_TT
+        elif barreur or lanceur:
+            better_b = best_worth(state, side, BARREUR) >= best_worth(state, side, LANCEUR)
+            ship = SHIP_AT_B if better_b else SHIP_AT_L
+        else:
+            ship = SHIP_AA
+        return f"orders {lateral} {SHIP_TOKENS[ship]}"
+
+    def activation(self, state: MatchState) -> str:
+        side = state.side
+        legal = state.legal
+        if not state.activated[side]:  # an Ultime lasts the turn: declare it before the first
+            declarable = [a for a in _ULTIME_EFFECTS if a in legal]
+            if declarable:
+                gains = ultime_gains(state, side, tuple(_ULTIME_EFFECTS[a] for a in declarable))
+                gain, action = max(zip(gains, declarable, strict=True))
+                if gain > 0 and gain >= spend_min(state.turn):
+                    return action
+        orders = state.orders[side]
+        assert orders is not None
+        best_action, best = "", -1.0
+        for action in legal:
+            if not action.startswith("activate "):
+                continue
+            unit = UNIT_OF_NAME[action.split()[1]]
+            worth = 0.0
+            if unit == SHIP:
+                if orders[SHIP] != SHIP_AA:
+                    worth = max(best_worth(state, side, BARREUR), best_worth(state, side, LANCEUR))
+            elif orders[unit]:
+                worth = best_worth(state, side, CHARS_OF_UNIT[unit][0])
+            if worth > best:
+                best_action, best = action, worth
+        return best_action
+
+    def ship_order(self, state: MatchState) -> str:
+        side = state.side
+        orders = state.orders[side]
+        assert orders is not None
+        if orders[SHIP] == SHIP_TT:
+            barreur = best_worth(state, side, BARREUR)
+            return FIRST_BARREUR if barreur >= best_worth(state, side, LANCEUR) else FIRST_LANCEUR
+        shooter = BARREUR if orders[SHIP] == SHIP_AT_B else LANCEUR
+        return (
+            MOVE_FIRST
+            if _worth_after_step(state, side, shooter) > best_worth(state, side, shooter)
+            else SHOT_FIRST
+        )
+
+    def trident(self, state: MatchState) -> str:
+        """Trident (up to three shots at mages, no chest) when two mage shots beat the chest."""
+        worths = target_worths(state, state.side, PLONGEUR)
+        chest = worths.pop(_CHEST_ACTION, 0.0)
+        mage = max(worths.values(), default=0.0)
+        return TRIDENT if mage > 0 and 2 * mage > chest else NO_TRIDENT
+
+    def trident_more(self, state: MatchState) -> str:
+        return SHOOT_AGAIN if target_worths(state, state.side, PLONGEUR) else STOP
+
+    def advance(self, state: MatchState) -> str:
+        """A Mouvement rune when the extra cell brings the chest into range."""
+        side, unit = state.side, state.unit
+        cells = state.tasks[0][1]
+        row = state.rows[side * UNITS + unit]
+        room = state.room_ahead(side, unit)
+        plain = chest_distance(side, row + FORWARD[side] * min(cells, room))
+        boosted = chest_distance(side, row + FORWARD[side] * min(cells + 1, room))
+        if plain > _MAX_RANGE >= boosted:
+            runes = [a for a in state.legal if a != ADVANCE]
+            if runes:
+                return runes[0]
+        return ADVANCE
+
+    # --- one shot --------------------------------------------------------------------------
+    def pre_shot(self, state: MatchState) -> str:
+        current = state.shot
+        assert current is not None
+        side, shooter = current.side, current.shooter
+        gain = _worth_after_step(state, side, shooter) - best_worth(state, side, shooter)
+        if gain > 0 and gain >= spend_min(state.turn):
+            runes = [a for a in state.legal if a != NO_MOVE]
+            return runes[0]
+        return NO_MOVE
+
+    def target(self, state: MatchState) -> str:
+        legal = state.legal
+        if legal[-1].endswith("souffle") or legal[-1] == HOLD:  # Souffle portant is offered
+            values = {a: action_worth(a, v) for a, v in target_values(state).items()}
+        else:
+            current = state.shot
+            assert current is not None
+            values = target_worths(state, current.side, current.shooter)
+        best_plain = max((w for a, w in values.items() if not a.endswith("souffle")), default=0.0)
+        floor = max(spend_min(state.turn), 0.01)
+        best_action, best = "", -1.0
+        for action, worth in values.items():
+            if action.endswith("souffle") and worth - best_plain < floor:
+                continue  # the Ultime is worth keeping for a better shot
+            if worth > best and action in legal:
+                best_action, best = action, worth
+        if not best_action:
+            return HOLD if HOLD in legal else legal[0]
+        return best_action
+
+    def attack_rune(self, state: MatchState) -> str:
+        _, _, _, attack, defence = resolution_sides(state)
+        base = resolution_worth(state, attack, defence)
+        return self._best_rune(state, attack, defence, base, attacking=True)
+
+    def defence_rune(self, state: MatchState) -> str:
+        _, _, _, attack, defence = resolution_sides(state)
+        base = resolution_worth(state, attack, defence)
+        return self._best_rune(state, attack, defence, base, attacking=False)
+
+    def _best_rune(
+        self, state: MatchState, attack: Side, defence: Side, base: float, *, attacking: bool
+    ) -> str:
+        current = state.shot
+        assert current is not None
+        rune_side = current.side if attacking else 1 - current.side
+        category_of = state.rosters[rune_side].category_of
+        best_action, best_gain = NO_RUNE, 0.0
+        seen: dict[int, float] = {}
+        for action in state.legal:
+            if action == NO_RUNE:
+                continue
+            category = category_of[action[-1]]
+            if category not in seen:
+                name = SHOT_RUNE.get(category)
+                if name is None:
+                    seen[category] = 0.0
+                elif attacking:
+                    seen[category] = (
+                        resolution_worth(state, with_rune(attack, name, True), defence) - base
+                    )
+                else:
+                    seen[category] = base - resolution_worth(
+                        state, attack, with_rune(defence, name, False)
+                    )
+            gain = seen[category]
+            if gain > best_gain:
+                best_action, best_gain = action, gain
+        if best_action != NO_RUNE and best_gain >= spend_min(state.turn):
+            return best_action
+        return NO_RUNE
+
+    def recover(self, state: MatchState) -> str:
+        current = state.shot
+        assert current is not None
+        side = current.pending[0][0]
+        category_of = state.rosters[side].category_of
+        rank = {category: i for i, category in enumerate(_RECOVER_ORDER)}
+        return min(state.legal, key=lambda a: (rank.get(category_of.get(a[-1], -1), 99), a))
+
+
+def _worth_after_step(state: MatchState, side: int, character: int) -> float:
+    """Best worth of the character once its unit has moved one cell forward (on a copy)."""
+    ahead = state.copy()
+    ahead.advance_unit(side, UNIT_OF_CHAR[character], 1)
+    return best_worth(ahead, side, character)

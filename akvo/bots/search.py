@@ -1,0 +1,98 @@
+"""The « fort » bot: flat Monte Carlo search over the orders, with greedy rollouts.
+
+Programming the orders is the one secret, simultaneous decision of a turn and the one that
+shapes it. At each orders decision the bot takes the greedy bot's orders and their
+neighbours (one unit's token changed) as candidates and scores each by ``budget`` rollouts:
+the match is played to its end by greedy bots from a copy of the state, and scored
+``win − loss + score difference / 10``. Rollout ``k`` of every candidate uses the same
+chance seed (common random numbers), so candidates are compared on the same dice.
+
+It never peeks: when B programs, A's orders are already in the state but hidden from B; each
+rollout replaces them on its copy by a *determinisation* sampled from B's model of A (the
+greedy orders, one token changed at random half of the time). When A programs, B's orders
+are not chosen yet and the rollout's B chooses them the same way. Every other decision is
+the greedy bot's. ``budget`` (rollouts per candidate) is the strength/speed knob.
+"""
+
+from __future__ import annotations
+
+import random
+
+from akvo.bots.greedy import GreedyBot
+from akvo.errors import AkvoError
+from akvo.match.actions import ORDER_ACTIONS, SHIP_TOKENS
+from akvo.match.core import CHANCE, ORDERS, TERMINAL
+from akvo.match.state import MatchState
+
+#: Rollouts per candidate by default.
+DEFAULT_BUDGET = 4
+_SHIPS = SHIP_TOKENS
+
+
+class SearchBot:
+    """Monte Carlo rollouts at the orders decisions; greedy everywhere else."""
+
+    def __init__(self, seed: int | None = None, budget: int = DEFAULT_BUDGET) -> None:
+        if not isinstance(budget, int) or isinstance(budget, bool) or budget < 1:
+            raise AkvoError(f"budget must be a positive number of rollouts, got {budget!r}")
+        self.budget = budget
+        self.rng = random.Random(seed)
+        self.greedy = GreedyBot(self.rng.getrandbits(32))
+        self.rollout_bots = (GreedyBot(1), GreedyBot(2))
+
+    def __call__(self, state: MatchState) -> str:
+        if state.phase != ORDERS:
+            return self.greedy(state)
+        return self.orders(state)
+
+    def orders(self, state: MatchState) -> str:
+        side = state.side
+        base = self.greedy.orders(state, side)
+        candidates = [base, *neighbours(base)]
+        seeds = [self.rng.getrandbits(32) for _ in range(self.budget)]
+        best, best_score = base, float("-inf")
+        for candidate in candidates:
+            score = 0.0
+            for seed in seeds:
+                score += self._rollout(state, side, candidate, random.Random(seed))
+            if score > best_score:
+                best, best_score = candidate, score
+        return best
+
+    def opponent_orders(self, state: MatchState, side: int, rng: random.Random) -> str:
+        """A determinisation of ``side``'s orders from public information only."""
+        orders = self.greedy.orders(state, side)
+        if rng.random() < 0.5:
+            orders = rng.choice(neighbours(orders))
+        return orders
+
+    def _rollout(self, state: MatchState, side: int, candidate: str, rng: random.Random) -> float:
+        copy = state.copy()
+        if side == 1:  # A's orders are hidden from B: replace them on the copy
+            copy.orders[0] = ORDER_ACTIONS[self.opponent_orders(state, 0, rng)]
+        copy.apply_action(candidate)
+        bots = self.rollout_bots
+        while True:
+            player = copy.player
+            if player == TERMINAL:
+                break
+            if player == CHANCE:
+                copy.apply_action(copy.sample_chance(rng))
+            elif copy.phase == ORDERS and player != side:
+                copy.apply_action(self.opponent_orders(copy, player, rng))
+            else:
+                copy.apply_action(bots[player](copy))
+        mine, theirs = copy.scores[side], copy.scores[1 - side]
+        outcome = 1.0 if copy.winner == side else 0.0 if copy.winner == 2 else -1.0
+        return outcome + (mine - theirs) / 10
+
+
+def neighbours(action: str) -> list[str]:
+    """Orders that differ from ``action`` by one unit's token (the ship: any other token)."""
+    lateral, ship = action.split()[1:]
+    out = []
+    for index, token in enumerate(lateral):
+        flipped = lateral[:index] + ("A" if token == "T" else "T") + lateral[index + 1 :]
+        out.append(f"orders {flipped} {ship}")
+    out += [f"orders {lateral} {other}" for other in _SHIPS if other != ship]
+    return out

@@ -1,0 +1,270 @@
+"""Exact worth of the shots a side could take, shared by the greedy and search bots.
+
+Every probability comes from :mod:`akvo.shots`; the geometry (who is in range, at what
+distance) from :mod:`akvo.match.board`'s distance functions, as in
+:func:`akvo.match.preview.unit_preview` (a test checks that :func:`target_worths` gives
+exactly the values of :func:`akvo.match.preview.target_values`). The bots call these
+thousands of times per match, so the shot values are cached by the few small ints that
+decide them, and the best worth of a mage by the positions it depends on.
+
+A *worth* is in points: a chest shot is worth its expected points; a push of an enemy mage
+is worth :data:`PUSH_WEIGHT` points per unit of P(push) — pushing a mage back delays its own
+chest shots and is how a side defends its beach. The bots compare worths.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import lru_cache
+
+from akvo.config import RulesConfig
+from akvo.errors import AkvoError, ShotError
+from akvo.match.actions import ADVANCE_ORDER, SHIP_AT_B, SHIP_AT_L, SHIP_TT
+from akvo.match.board import (
+    BARREUR,
+    CHAR_NAMES,
+    CHARS,
+    CHARS_OF_UNIT,
+    CHEST,
+    KITESURFEUR,
+    LANCEUR,
+    MAX_RANGE,
+    PLONGEUR,
+    SHIP,
+    UNIT_OF_CHAR,
+    UNITS,
+    chest_distance,
+    mage_distance,
+)
+from akvo.match.core import EFFECT_EGIDE, EFFECT_TOURBILLON, EFFECT_VIGIE
+from akvo.match.preview import CHEST_NAME
+from akvo.match.roster import ATTAQUE, CONFUSION, DEFENSE, RELANCE
+from akvo.match.state import MatchState
+from akvo.rules import tier_for_turn
+from akvo.shots import RuneChoice, Side, shot
+
+#: Points a push is worth per unit of P(push): pushing a mage back costs it a turn of
+#: advance towards the chest, and our beach is safer.
+PUSH_WEIGHT = Fraction(2, 5)
+
+#: The rune name :mod:`akvo.shots` uses for each rune category of the engine's roster.
+SHOT_RUNE: dict[int, RuneChoice] = {
+    ATTAQUE: "attaque",
+    DEFENSE: "defense",
+    CONFUSION: "confusion",
+    RELANCE: "relance",
+}
+
+Effects = tuple[int, int]
+
+
+@lru_cache(maxsize=1 << 16)
+def shot_value(
+    chest: bool,
+    tier: int,
+    distance: int,
+    idist: int | None,
+    attack: Side,
+    defence: Side,
+    rules: RulesConfig,
+) -> float:
+    """The worth of one shot (expected points, or weighted P(push)) from its exact odds,
+    as a float for fast comparisons; 0 if the rules make it impossible."""
+    try:
+        odds = shot(
+            "chest" if chest else "mage", tier, distance, idist, attack, defence, rules=rules
+        )
+    except ShotError:
+        return 0.0
+    return float(odds.value if chest else PUSH_WEIGHT * odds.value)
+
+
+@lru_cache(maxsize=1 << 12)
+def _attacker(vigie: bool, tourbillon: bool, rune: RuneChoice = None) -> Side:
+    return Side(rune, vigie=vigie, tourbillon=tourbillon)
+
+
+@lru_cache(maxsize=1 << 12)
+def _defender(resilience: int, egide: bool, tourbillon: bool, rune: RuneChoice = None) -> Side:
+    return Side(rune, resilience=resilience, egide=egide, tourbillon=tourbillon)
+
+
+def _sides(
+    state: MatchState, side: int, character: int, defender: int, effects: Effects
+) -> tuple[Side, Side]:
+    mine, theirs = effects[side], effects[1 - side]
+    attack = _attacker(
+        bool(mine & EFFECT_VIGIE), character == KITESURFEUR and bool(mine & EFFECT_TOURBILLON)
+    )
+    defence = _defender(
+        state.res[(1 - side) * CHARS + defender],
+        bool(theirs & EFFECT_EGIDE),
+        defender == KITESURFEUR and bool(theirs & EFFECT_TOURBILLON),
+    )
+    return attack, defence
+
+
+def target_worths(
+    state: MatchState, side: int, character: int, effects: Effects | None = None
+) -> dict[str, float]:
+    """Every target in range now without Souffle portant (``shoot …`` → worth), with the
+    Ultime effects in force (or ``effects``, to ask "what if"). Do not change the result:
+    it is cached by the positions, Résilience and effects it depends on."""
+    if effects is None:
+        effects = (state.effects[0], state.effects[1])
+    other = 1 - side
+    trident = state.trident and character == PLONGEUR  # Trident's shots are at mages (R24)
+    key = (
+        side,
+        character,
+        state.turn,
+        tuple(state.rows),
+        tuple(state.res[other * CHARS : other * CHARS + CHARS]),
+        effects,
+        trident,
+        state.rules,
+    )
+    found = _WORTHS.get(key)
+    if found is None:
+        if len(_WORTHS) > _WORTHS_SIZE:
+            _WORTHS.clear()
+        found = _WORTHS[key] = _target_worths(state, side, character, effects, trident)
+    return found
+
+
+_WORTHS: dict[tuple[object, ...], dict[str, float]] = {}
+_WORTHS_SIZE = 1 << 17
+
+
+def _target_worths(
+    state: MatchState, side: int, character: int, effects: Effects, trident: bool
+) -> dict[str, float]:
+    rows = state.rows
+    res = state.res
+    other = 1 - side
+    row = rows[side * UNITS + UNIT_OF_CHAR[character]]
+    lane = character + 1
+    tier = tier_for_turn(state.turn)
+    rules = state.rules
+    mine, theirs = effects[side], effects[1 - side]
+    attack = _attacker(
+        bool(mine & EFFECT_VIGIE), character == KITESURFEUR and bool(mine & EFFECT_TOURBILLON)
+    )
+    egide = bool(theirs & EFFECT_EGIDE)
+    tourbillon = bool(theirs & EFFECT_TOURBILLON)
+    out: dict[str, float] = {}
+    for enemy in range(CHARS):
+        distance = mage_distance(row, lane, rows[other * UNITS + UNIT_OF_CHAR[enemy]], enemy + 1)
+        if distance <= MAX_RANGE:
+            defence = _defender(
+                res[other * CHARS + enemy], egide, enemy == KITESURFEUR and tourbillon
+            )
+            out[_SHOOT[enemy]] = shot_value(False, tier, distance, None, attack, defence, rules)
+    distance = chest_distance(side, row)
+    if distance <= MAX_RANGE and not trident:
+        idist = mage_distance(row, lane, rows[other * UNITS + UNIT_OF_CHAR[character]], lane)
+        defence = _defender(
+            res[other * CHARS + character], egide, character == KITESURFEUR and tourbillon
+        )
+        out[_SHOOT_CHEST] = shot_value(
+            True, tier, distance, idist if idist <= MAX_RANGE else None, attack, defence, rules
+        )
+    return out
+
+
+_SHOOT = tuple(f"shoot {name}" for name in CHAR_NAMES)
+_SHOOT_CHEST = f"shoot {CHEST_NAME}"
+
+
+def best_worth(
+    state: MatchState, side: int, character: int, effects: Effects | None = None
+) -> float:
+    """The best worth among the character's targets now (0 when none is in range)."""
+    return max(target_worths(state, side, character, effects).values(), default=0.0)
+
+
+def action_worth(action: str, value: Fraction) -> float:
+    """Worth of a ``shoot …`` action given its exact value from ``target_values``."""
+    return float(value if action.split()[1] == CHEST_NAME else PUSH_WEIGHT * value)
+
+
+def shooters(state: MatchState, side: int) -> list[int]:
+    """The characters of ``side`` that will still shoot this turn (orders revealed)."""
+    orders = state.orders[side]
+    if orders is None:
+        return []
+    out: list[int] = []
+    done = state.activated[side]
+    for unit in range(UNITS):
+        if done >> unit & 1:
+            continue
+        order = orders[unit]
+        if unit == SHIP:
+            if order == SHIP_TT:
+                out += [BARREUR, LANCEUR]
+            elif order == SHIP_AT_B:
+                out.append(BARREUR)
+            elif order == SHIP_AT_L:
+                out.append(LANCEUR)
+        elif order != ADVANCE_ORDER:
+            out.append(CHARS_OF_UNIT[unit][0])
+    return out
+
+
+def ultime_gains(state: MatchState, side: int, effects: tuple[int, ...]) -> list[float]:
+    """What declaring each Ultime effect now is worth this turn: our remaining shots' gain
+    plus what it takes from the enemy's remaining shots (orders are revealed by now)."""
+    before: Effects = (state.effects[0], state.effects[1])
+    ours, theirs = shooters(state, side), shooters(state, 1 - side)
+    base_ours = [best_worth(state, side, c, before) for c in ours]
+    base_theirs = [best_worth(state, 1 - side, c, before) for c in theirs]
+    gains: list[float] = []
+    for effect in effects:
+        after = list(before)
+        after[side] |= effect
+        changed: Effects = (after[0], after[1])
+        gain = sum(
+            (best_worth(state, side, c, changed) - b for c, b in zip(ours, base_ours, strict=True)),
+            0.0,
+        )
+        gain += sum(
+            (
+                b - best_worth(state, 1 - side, c, changed)
+                for c, b in zip(theirs, base_theirs, strict=True)
+            ),
+            0.0,
+        )
+        gains.append(gain)
+    return gains
+
+
+def resolution_sides(state: MatchState) -> tuple[bool, int, int | None, Side, Side]:
+    """The shot being resolved: (chest?, effective distance, interception distance or None,
+    attacking and defending :class:`Side` with the runes played so far)."""
+    current = state.shot
+    if current is None:
+        raise AkvoError("no shot is being resolved")
+    effects: Effects = (state.effects[0], state.effects[1])
+    attack, defence = _sides(state, current.side, current.shooter, current.defender, effects)
+    chest = current.target == CHEST
+    idist = current.idist if chest and current.idist <= MAX_RANGE else None
+    attack_rune = SHOT_RUNE.get(current.att_cat)
+    defence_rune = SHOT_RUNE.get(current.def_cat)
+    if attack_rune is not None:
+        attack = _attacker(attack.vigie, attack.tourbillon, attack_rune)
+    if defence_rune is not None:
+        defence = _defender(defence.resilience, defence.egide, defence.tourbillon, defence_rune)
+    return chest, current.distance, idist, attack, defence
+
+
+def resolution_worth(state: MatchState, attack: Side, defence: Side) -> float:
+    """Worth (to the shooter) of the shot being resolved with these two sides."""
+    chest, distance, idist, _, _ = resolution_sides(state)
+    return shot_value(chest, state.tier, distance, idist, attack, defence, state.rules)
+
+
+def with_rune(base: Side, rune: RuneChoice, attacking: bool) -> Side:
+    """The same side playing ``rune`` (cached Side objects)."""
+    if attacking:
+        return _attacker(base.vigie, base.tourbillon, rune)
+    return _defender(base.resilience, base.egide, base.tourbillon, rune)

@@ -1,0 +1,142 @@
+"""The bots (akvo.bots): legal, reproducible, and the greedy bot's exact choices."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from akvo.bots import BOTS, BotError, make_bot
+from akvo.bots.values import PUSH_WEIGHT, action_worth, target_worths
+from akvo.config import RulesConfig
+from akvo.match import MatchState, new_match, play_match
+from akvo.match.core import TARGET
+from akvo.match.preview import target_values
+from akvo.match.state import replay
+
+TEAMS = ("perrockiss", "fish-tank", "tortues-carets", "pink-star")
+
+
+def _random_node(seed: int, steps: int, team_a: str, team_b: str, rules: RulesConfig) -> MatchState:
+    """A decision node reached by seeded random play (or the last node before the end)."""
+    rng = random.Random(seed)
+    state = new_match(team_a, team_b, rules)
+    for _ in range(steps):
+        while state.is_chance_node():
+            state.apply_action(state.sample_chance(rng))
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal))
+    while state.is_chance_node():
+        state.apply_action(state.sample_chance(rng))
+    return state
+
+
+def test_bots_have_french_labels() -> None:
+    assert BOTS == {"random": "facile", "greedy": "normal", "search": "fort"}
+
+
+def test_unknown_bot_is_named() -> None:
+    with pytest.raises(BotError, match="unknown bot 'expert'"):
+        make_bot("expert")
+    with pytest.raises(BotError, match="takes no options"):
+        make_bot("greedy", budget=3)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    steps=st.integers(0, 250),
+    teams=st.tuples(st.sampled_from(TEAMS), st.sampled_from(TEAMS)),
+    weather=st.sampled_from(["bag", "coin"]),
+    prodige=st.sampled_from(["four", "all"]),
+    name=st.sampled_from(["random", "greedy"]),
+)
+def test_bots_answer_only_legal_actions(
+    seed: int, steps: int, teams: tuple[str, str], weather: str, prodige: str, name: str
+) -> None:
+    rules = RulesConfig(weather=weather, prodige=prodige)  # type: ignore[arg-type]
+    state = _random_node(seed, steps, *teams, rules)
+    if state.is_terminal():
+        return
+    before = state.to_json()
+    action = make_bot(name, seed)(state)
+    assert action in state.legal
+    assert state.to_json() == before  # a bot never changes the state it is shown
+
+
+@pytest.mark.parametrize("name", ["random", "greedy"])
+def test_whole_matches_are_reproducible(name: str) -> None:
+    def play(seed: int) -> MatchState:
+        return play_match(seed, bots=(make_bot(name, seed), make_bot(name, seed + 1)))
+
+    first, again = play(3), play(3)
+    assert first.history == again.history
+    assert first.result is not None
+    assert replay(first.record()).to_json() == first.to_json()
+    assert play(4).history != first.history
+
+
+def _targets(seed: int) -> list[MatchState]:
+    """Target decisions met while two greedy bots play a match."""
+    found: list[MatchState] = []
+    greedy = (make_bot("greedy", 1), make_bot("greedy", 2))
+    rng = random.Random(seed)
+    state = new_match()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(state.sample_chance(rng))
+            continue
+        if state.phase == TARGET:
+            found.append(state.copy())
+        state.apply_action(greedy[state.current_player](state))
+    return found
+
+
+def test_worths_are_the_previews_exact_values() -> None:
+    """The bots' fast shot table equals akvo.match.preview.target_values, target by target."""
+    checked = 0
+    for state in _targets(11):
+        shot = state.shot
+        assert shot is not None
+        exact = target_values(state)
+        fast = target_worths(state, shot.side, shot.shooter)
+        for action, value in exact.items():
+            if action.endswith("souffle"):
+                continue
+            assert fast[action] == action_worth(action, value)
+            weight = 1 if action == "shoot chest" else PUSH_WEIGHT
+            assert fast[action] == float(weight * value)
+            checked += 1
+    assert checked > 20
+
+
+def test_greedy_picks_the_best_target() -> None:
+    checked = 0
+    for seed in (5, 6):
+        for state in _targets(seed):
+            exact = target_values(state)
+            plain = {a: action_worth(a, v) for a, v in exact.items() if not a.endswith("souffle")}
+            if not plain:
+                continue
+            choice = make_bot("greedy", 0)(state)
+            best = max(plain.values())
+            if choice.endswith("souffle"):  # only when Souffle portant gains more
+                assert action_worth(choice, exact[choice]) > best
+            else:
+                assert plain[choice] == best
+            checked += 1
+    assert checked > 20
+
+
+def test_greedy_beats_random() -> None:
+    wins = 0
+    for seed in range(6):
+        bots = (make_bot("greedy", seed), make_bot("random", seed))
+        if seed % 2:
+            bots = (bots[1], bots[0])
+        result = play_match(seed, bots=bots).result
+        wins += result == ("B" if seed % 2 else "A")
+    assert wins >= 5
