@@ -72,7 +72,9 @@ def status_html(state: MatchState) -> str:
         f"A{NBSP}{a}{NBSP}–{NBSP}{b}{NBSP}B",
         who,
     )
-    return '<div class="akvo-play-status-line">' + " · ".join(parts) + "</div>"
+    moves = len(state.history)  # changes with every decision: tests wait on it
+    line = " · ".join(parts)
+    return f'<div class="akvo-play-status-line" data-moves="{moves}">{line}</div>'
 
 
 def log_html(events: list[str], lines: int = LOG_LINES) -> str:
