@@ -10,6 +10,7 @@ import importlib
 from typing import Any
 
 _LAZY = {
+    "Board": "akvo_widgets.board",
     "RollCalculator": "akvo_widgets.roll",
     "ShotCalculator": "akvo_widgets.shot",
     "WindMatrix": "akvo_widgets.matrix",

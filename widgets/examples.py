@@ -8,6 +8,7 @@ ends with the call displays it, and Voilà renders it like the surrounding prose
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 from IPython.display import Markdown
 
@@ -233,3 +234,20 @@ def highest_score_example() -> Markdown:
         f"rune U est ailleurs, le même plan donne **{other.total} points** "
         f"({other.per_turn[0]} au tour 1)."
     )
+
+
+def shooter_on_board() -> Any:
+    """A turn-3 position on the live board with A's Surfeur selected: each target it could
+    shoot shows its chance of pushing (the chest: its expected points), from the engine."""
+    from akvo.match import scenario
+
+    from .board import Board
+
+    position = scenario(
+        turn=3,
+        rows={"A": {"surfeur": 5, "navire": 4}, "B": {"plongeur": 5}},
+        resilience={"B": {"surfeur": 1}},
+    )
+    board = Board(position)
+    board.select("A", "surfeur")
+    return board

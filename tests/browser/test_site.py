@@ -62,12 +62,14 @@ def screenshot(page: Page, folder: Path, file: str) -> None:
 
 @pytest.fixture(autouse=True)
 def nothing_from_outside(page: Page, base_url: str) -> Iterator[None]:
-    """Every request a page makes stays on the book server (no CDN, no fonts, no analytics)."""
+    """Every request a page makes stays on the book server (no CDN, no fonts, no analytics).
+
+    ``blob:`` URLs of the book's own origin are the page's own memory: anywidget (the live
+    board) loads its module, shipped in its Python package, from one.
+    """
     outside: list[str] = []
-    page.on(
-        "request",
-        lambda r: outside.append(r.url) if not r.url.startswith((base_url, "data:")) else None,
-    )
+    local = (base_url, "data:", "blob:" + base_url)
+    page.on("request", lambda r: outside.append(r.url) if not r.url.startswith(local) else None)
     yield
     assert outside == [], f"the page fetched from outside the book: {outside}"
 

@@ -1,0 +1,92 @@
+"""The live board in headless Chromium, on a real book page (tir-sur-un-mage.ipynb).
+
+The page shows ``akvo_widgets.examples.shooter_on_board()``: a turn-3 position with A's
+Surfeur selected. The expected odds are computed here with the engine
+(:func:`akvo.match.preview.unit_preview`) and formatted by the board's own formatter.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from akvo.match.board import CHAR_NAMES
+from akvo.match.preview import unit_preview
+from akvo_widgets.board_svg import odds_text
+from akvo_widgets.examples import shooter_on_board
+from tests.browser.test_site import WAIT, open_page
+
+PAGE = "tir-sur-un-mage.ipynb"
+
+
+@pytest.fixture(autouse=True)
+def nothing_from_outside(page: Page, base_url: str) -> Iterator[None]:
+    """The board's front end ships in anywidget's package: nothing comes from elsewhere
+    (its module is loaded from a blob: URL made by the page itself)."""
+    outside: list[str] = []
+    local = (base_url, "data:", "blob:" + base_url)
+    page.on("request", lambda r: None if r.url.startswith(local) else outside.append(r.url))
+    yield
+    assert outside == [], f"the page fetched from outside the book: {outside}"
+
+
+def expected_odds(side: int, character: str) -> dict[str, str]:
+    """Each target's action → the odds text the board must show, from the engine."""
+    state = shooter_on_board().state
+    preview = unit_preview(state, side, CHAR_NAMES.index(character))
+    return {t.action: odds_text(t) for t in preview.targets}
+
+
+def check_targets(page: Page, side: int, character: str) -> None:
+    board = page.locator(".akvo-board")
+    expected = expected_odds(side, character)
+    targets = board.locator(".akvo-board-target")
+    expect(targets).to_have_count(len(expected), timeout=WAIT)
+    for action, odds in expected.items():
+        target = board.locator(f'.akvo-board-target[data-action="{action}"]')
+        expect(target.locator(".akvo-board-odds")).to_have_text(
+            re.compile(re.escape(odds).replace("\\\xa0", "[\\s\xa0]") + "$")
+        )
+
+
+def test_board_shows_the_selected_shooters_targets_with_the_engines_odds(
+    page: Page, base_url: str
+) -> None:
+    open_page(page, base_url, PAGE)
+    board = page.locator(".akvo-board")
+    expect(board).to_have_count(1, timeout=WAIT)
+    expect(board.locator(".akvo-board-status")).to_contain_text("Tour 3")
+    expect(board.locator(".akvo-board-unit")).to_have_count(12)
+    check_targets(page, 0, "surfeur")
+
+
+def test_click_and_keyboard_select_another_unit(page: Page, base_url: str) -> None:
+    open_page(page, base_url, PAGE)
+    board = page.locator(".akvo-board")
+    expect(board.locator(".akvo-board-target")).not_to_have_count(0, timeout=WAIT)
+    board.locator('.akvo-board-unit[data-side="A"][data-character="plongeur"]').click()
+    check_targets(page, 0, "plongeur")
+    expect(board.locator(".akvo-board-details")).to_contain_text("Plongeur de A")
+    # The keyboard: focus B's Pédalair, Enter selects it; its targets are A's mages.
+    pedalair = board.locator('.akvo-board-unit[data-side="B"][data-character="pedalair"]')
+    pedalair.focus()
+    page.keyboard.press("Enter")
+    check_targets(page, 1, "pedalair")
+    expect(pedalair).to_have_attribute("aria-pressed", "true")
+    # Escape clears the selection.
+    page.keyboard.press("Escape")
+    expect(board.locator(".akvo-board-target")).to_have_count(0, timeout=WAIT)
+
+
+def test_board_fits_a_phone(page: Page, base_url: str) -> None:
+    page.set_viewport_size({"width": 390, "height": 844})
+    open_page(page, base_url, PAGE)
+    svg = page.locator(".akvo-board svg")
+    expect(svg).to_be_visible(timeout=WAIT)
+    box = svg.bounding_box()
+    assert box is not None and 200 < box["width"] <= 390
+    overflow = page.evaluate("() => document.documentElement.scrollWidth")
+    assert overflow <= 390

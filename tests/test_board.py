@@ -1,0 +1,255 @@
+"""The live board without a browser: drive it from Python and through the messages its
+browser module sends, and compare what it shows with the engine's exact values."""
+
+from __future__ import annotations
+
+import random
+import re
+from fractions import Fraction
+from html import unescape
+
+import pytest
+
+from akvo.errors import AkvoError
+from akvo.match import new_match, scenario
+from akvo.match.board import CHAR_NAMES
+from akvo.match.preview import target_values, unit_preview
+from akvo.match.state import MatchState
+from akvo.shots import Side, shot_on_chest, shot_on_mage
+from akvo_widgets import Board
+from akvo_widgets.board import BoardError, clickable_sides
+from akvo_widgets.board_svg import odds_text
+from akvo_widgets.formatting import decimal, percent
+
+TARGET = re.compile(r'<g class="akvo-board-target" data-action="([^"]+)"[^>]*data-odds="([^"]+)"')
+
+
+def shown_odds(board: Board) -> dict[str, str]:
+    """Each target element of the overlay: its action → the odds text it carries."""
+    found = {action: unescape(odds) for action, odds in TARGET.findall(board.overlay)}
+    for action, odds in found.items():  # the visible label says the same
+        assert f">{odds}</text>" in unescape(board.overlay) or f"S {odds}" in unescape(
+            board.overlay
+        ), action
+    return found
+
+
+def click(board: Board, **content: str) -> None:
+    """What board.js sends when a button is clicked or activated with Enter."""
+    board._handle_custom_msg(content, [])
+
+
+def position() -> MatchState:
+    return scenario(
+        turn=3,
+        rows={"A": {"surfeur": 5, "navire": 4}, "B": {"plongeur": 5}},
+        resilience={"B": {"surfeur": 1}},
+    )
+
+
+def play_until(state: MatchState, phase: str, seed: int = 3) -> MatchState:
+    """Play seeded random actions until ``phase`` is reached (a real engine state)."""
+    rng = random.Random(seed)
+    while state.phase_name() != phase:
+        assert not state.is_terminal(), f"no {phase} node reached"
+        if state.is_chance_node():
+            state.apply_action(state.sample_chance(rng))
+        else:
+            legal = state.legal_actions()
+            # Tirer orders everywhere, so that shots (and target decisions) come soon.
+            orders = [a for a in legal if a.startswith("orders TTTT")]
+            state.apply_action(rng.choice(orders or list(legal)))
+    return state
+
+
+# --- Drawing -------------------------------------------------------------------------------
+
+
+def test_a_new_board_draws_a_new_match_with_every_unit() -> None:
+    board = Board()
+    assert board.state.turn == 1
+    assert board.svg.count('class="akvo-board-unit') == 12
+    assert board.svg.count('class="akvo-board-chest"') == 12
+    assert board.svg.count('class="akvo-board-ship"') == 2
+    assert "akvo-board" in board._dom_classes
+    assert "Tour 1" in board.status and "palier I " in board.status
+    assert board.selected is None and board.preview is None and board.overlay == ""
+
+
+def test_units_sit_on_their_rows_with_their_resilience_and_used_ultimes() -> None:
+    state = scenario(
+        turn=7,
+        rows={"A": {"surfeur": 5}},
+        resilience={"B": {"plongeur": 2}},
+        ultimes_used={"A": ["plongeur"]},
+        spent={"B": "RM"},
+        scores=[3, 1],
+    )
+    board = Board(state, interactive=False)
+    unit = re.search(r'data-side="A" data-character="surfeur" data-row="(\d)"', board.svg)
+    assert unit is not None and unit.group(1) == "5"
+    assert "Plongeur de B, rangée 6, Résilience 2" in board.svg
+    assert "Ultime Trident utilisé" in board.svg
+    assert "runes dépensées M, R" in board.status
+    assert "Ultimes utilisés\u00a0: Trident" in board.status
+    assert "A <b>3</b> – <b>1</b> B" in board.status
+    assert "phare au niveau 7 · palier IV" in board.status
+    assert 'data-level="7" data-tier="4"' in board.svg
+    assert "data-hit" not in board.svg  # not interactive: no buttons
+
+
+def test_status_names_whose_decision_it_is() -> None:
+    state = play_until(new_match(), "orders")
+    board = Board(state)
+    assert "À A de décider" in board.status
+    assert "A programme ses ordres en secret." in board.status
+    assert "Au hasard" in Board(new_match()).status
+
+
+def test_orders_are_shown_only_to_whom_may_see_them() -> None:
+    state = play_until(new_match(), "orders")
+    state.apply_action("orders AATT AT-B")  # A has programmed, B has not
+    assert 'class="akvo-board-order"' not in Board(state).svg
+    assert 'class="akvo-board-order"' not in Board(state, viewer="B").svg
+    own = Board(state, viewer="A").svg
+    assert own.count('class="akvo-board-order"') == 5  # four mages and the ship
+    assert "ordre Avancer" in own and "ordre AT-B" in own
+
+
+def test_setting_the_state_redraws() -> None:
+    board = Board(position())
+    before = board.svg
+    board.state = scenario(turn=5, rows={"B": {"surfeur": 4}})
+    assert board.svg != before
+    assert "Tour 5" in board.status
+    assert 'data-character="surfeur" data-row="4"' in board.svg
+
+
+# --- Selection and odds ---------------------------------------------------------------------
+
+
+def test_selecting_a_shooter_shows_every_target_with_the_engines_odds() -> None:
+    state = position()
+    board = Board(state)
+    board.select("A", "surfeur")
+    assert board.selected == (0, 4)
+    preview = unit_preview(state, 0, 4)
+    assert board.preview == preview
+    shown = shown_odds(board)
+    assert shown == {t.action: odds_text(t) for t in preview.targets}
+    # The engine's exact numbers, independently: B's Surfeur (Résilience 1) one mile away,
+    # and the chest of lane 5, four miles away, its interceptor (B's Surfeur) one mile away.
+    on_surfeur = shot_on_mage(2, 1, Side(), Side(resilience=1))
+    assert shown["shoot surfeur"] == percent(on_surfeur.p_push)
+    on_chest = shot_on_chest(2, 4, 1, Side(), Side(resilience=1))
+    assert shown["shoot chest"] == f"{decimal(on_chest.expected_points, 2)}\u00a0pt"
+    assert "shoot chest souffle" in shown
+    assert "Surfeur de A" in board.details and "ne peut pas avancer" in board.details
+
+
+def test_advance_cells_follow_the_preview() -> None:
+    board = Board(position())
+    board.select(0, "plongeur")
+    assert board.preview is not None and board.preview.advance_rows == (4,)
+    assert 'class="akvo-board-advance" data-row="4" data-lane="6"' in board.overlay
+    assert "peut avancer jusqu’à la rangée 4" in board.details
+
+
+def test_bad_selections_raise_a_clear_error_and_change_nothing() -> None:
+    board = Board(position())
+    board.select(0, 4)
+    for side, character in ((2, 0), ("C", "surfeur"), (True, 0), (0, "capitaine"), (0, 6)):
+        with pytest.raises(BoardError) as error:
+            board.select(side, character)  # type: ignore[arg-type]
+        assert isinstance(error.value, AkvoError)
+        assert board.selected == (0, 4)
+    with pytest.raises(BoardError, match="MatchState"):
+        board.state = "perrockiss"  # type: ignore[assignment]
+    with pytest.raises(BoardError, match="side"):
+        Board(viewer="C")  # type: ignore[arg-type]
+
+
+def test_a_click_selects_only_a_unit_of_a_side_that_may_play() -> None:
+    state = play_until(new_match(), "orders")
+    assert clickable_sides(state) == (0,)
+    board = Board(state)
+    assert 'data-side="A" data-character="surfeur" data-row="3" data-hit="unit"' in board.svg
+    assert 'data-side="B" data-character="surfeur" data-row="6" data-hit' not in board.svg
+    click(board, kind="unit", side="B", character="surfeur")
+    assert board.selected is None
+    click(board, kind="unit", side="A", character="surfeur")
+    assert board.selected == (0, 4)
+    click(board, kind="escape")
+    assert board.selected is None
+    click(board, kind="unit", side="A", character="nobody")  # ignored, never raised
+    click(board, kind="???")
+    assert board.selected is None
+
+
+# --- Actions --------------------------------------------------------------------------------
+
+
+def test_a_unit_click_at_an_activation_plays_activate() -> None:
+    state = play_until(new_match(), "activate")
+    side = state.current_player
+    board = Board(state)
+    played: list[str] = []
+    board.on_action(played.append)
+    other = "B" if side == 0 else "A"
+    click(board, kind="unit", side=other, character="barreur")  # not the side to play
+    click(board, kind="unit", side="AB"[side], character="lanceur")
+    assert played == ["activate navire"]
+    assert all(action in state.legal_actions() for action in played)
+    assert board.state is state and state.phase_name() == "activate"  # never applied
+
+
+def test_target_clicks_play_only_legal_shots_with_the_engines_values() -> None:
+    state = play_until(new_match(), "target")
+    board = Board(state)
+    shot = state.shot
+    assert shot is not None and board.selected == (shot.side, shot.shooter)
+    values = target_values(state)
+    legal_shown = re.findall(
+        r'data-action="([^"]+)" data-target="[^"]+" data-souffle="\w+" data-legal="true"',
+        board.overlay,
+    )
+    assert set(board.actions()) == set(values) == set(legal_shown)
+    for action, value in values.items():
+        target = next(t for t in board.preview.targets if t.action == action)  # type: ignore[union-attr]
+        assert target.value == value
+    played: list[str] = []
+    board.on_action(played.append)
+    first = next(iter(values))
+    click(board, kind="target", key=first)
+    click(board, kind="target", key="shoot nobody")  # not a button: ignored
+    click(board, kind="advance", key="advance-9")
+    assert played == [first]
+    board.on_action(played.append, remove=True)
+    click(board, kind="target", key=first)
+    assert played == [first]
+
+
+def test_a_new_state_moves_the_selection_to_the_shooter_and_redraws_the_targets() -> None:
+    state = play_until(new_match(), "target")
+    board = Board(new_match())
+    board.state = state
+    assert state.shot is not None
+    assert board.selected == (state.shot.side, state.shot.shooter)
+    assert board.overlay.count('class="akvo-board-target"') == len(board.preview.targets)  # type: ignore[union-attr]
+
+
+def test_a_finished_match_has_no_buttons() -> None:
+    from akvo.match import play_match
+
+    board = Board(play_match(seed=7))
+    assert board.state.is_terminal()
+    assert "data-hit" not in board.svg
+    assert "Match terminé" in board.status
+
+
+def test_values_are_exact_fractions_from_the_engine() -> None:
+    board = Board(position())
+    board.select(0, 4)
+    assert board.preview is not None
+    assert all(isinstance(t.value, Fraction) for t in board.preview.targets)
+    assert {t.target for t in board.preview.targets} <= {*CHAR_NAMES, "chest"}

@@ -1,0 +1,340 @@
+"""Board: the live match board, an anywidget drawn from any :mod:`akvo.match` state.
+
+Python is the only source of truth. It draws the state as SVG (:mod:`.board_svg`), decides
+which elements are buttons and what each one plays; the browser module (``board.js``) only
+inserts the pictures and reports which element was clicked or activated with the keyboard.
+A selection changes only the small ``overlay`` and ``details`` traits, never the board.
+
+The board never applies an action: a click on an element that stands for a legal action
+calls the callbacks registered with :meth:`Board.on_action`; their owner applies it and
+sets :attr:`Board.state` again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from html import escape
+from pathlib import Path
+from typing import Any
+
+import anywidget
+import traitlets
+
+from akvo.errors import AkvoError
+from akvo.match import MatchState, new_match
+from akvo.match.board import CHAR_NAMES, CHARS, CHARS_OF_UNIT, SIDE_NAMES, UNIT_NAMES, UNIT_OF_CHAR
+from akvo.match.log import ULTIME_NAMES
+from akvo.match.preview import UnitPreview, unit_preview
+from akvo.rules import TIER_NUMERALS, lighthouse_level
+
+from . import board_svg as draw
+from .formatting import french
+
+HERE = Path(__file__).parent
+Action = Callable[[str], Any]
+
+
+class BoardError(AkvoError):
+    """A board asked to show something that is not a match state, a side or a mage."""
+
+
+def _side(value: object) -> int:
+    if value in SIDE_NAMES:
+        return SIDE_NAMES.index(str(value))
+    if isinstance(value, int) and not isinstance(value, bool) and value in (0, 1):
+        return value
+    raise BoardError(f"side must be 0, 1, 'A' or 'B', got {str(value)[:20]!r}")
+
+
+def _character(value: object) -> int:
+    if value in CHAR_NAMES:
+        return CHAR_NAMES.index(str(value))
+    if isinstance(value, int) and not isinstance(value, bool) and value in range(CHARS):
+        return value
+    raise BoardError(
+        f"character must be 0–5 or one of {', '.join(CHAR_NAMES)}, got {str(value)[:20]!r}"
+    )
+
+
+def _viewer(value: object) -> int | None:
+    return None if value is None else _side(value)
+
+
+def _state(value: object) -> MatchState:
+    if value is None:
+        return new_match()
+    if not isinstance(value, MatchState):
+        raise BoardError(f"state must be an akvo.match.MatchState, got {type(value).__name__}")
+    return value
+
+
+def clickable_sides(state: MatchState) -> tuple[int, ...]:
+    """The sides whose mages a reader may select: the side to decide, else the activating
+    side during a roll; both at a weather draw (a position to explore); none at the end."""
+    if state.is_terminal():
+        return ()
+    if not state.is_chance_node():
+        return (state.current_player,)
+    if state.phase_name() != "weather" and state.side in (0, 1):
+        return (state.side,)
+    return (0, 1)
+
+
+def _typography(text: str) -> str:
+    return french(text.replace("'", "’"))
+
+
+def status_html(state: MatchState) -> str:
+    """Turn, lighthouse, tier, weather, scores, whose decision, each side's spent resources."""
+    level = lighthouse_level(state.turn)
+    favoured = state.favoured
+    weather = f"{SIDE_NAMES[favoured]} favorisé" if favoured in (0, 1) else "pas encore tirée"
+    if state.is_terminal():
+        who = "Match terminé"
+    elif state.is_chance_node():
+        who = "Au hasard"
+    else:
+        who = f"À {SIDE_NAMES[state.current_player]} de décider"
+    lines = [
+        f'<p class="akvo-board-turn">Tour {state.turn} · phare au niveau {level} · '
+        f"palier {TIER_NUMERALS[state.tier]} · météo : {weather}</p>",
+        f'<p class="akvo-board-score">Score : A <b>{state.scores[0]}</b> – '
+        f"<b>{state.scores[1]}</b> B</p>",
+        f'<p class="akvo-board-decision"><b>{who}</b> — {escape(state.prompt())}</p>',
+    ]
+    items = []
+    for side in (0, 1):
+        name = state.teams[side].name
+        team = f" ({escape(name)})" if name else ""
+        spent = ", ".join(state.spent_letters(side)) or "aucune"
+        used = [ULTIME_NAMES[c] for c in range(CHARS) if state.ult_used[side] >> c & 1]
+        items.append(
+            f'<li data-side="{SIDE_NAMES[side]}"><b>{SIDE_NAMES[side]}</b>{team} : '
+            f"runes dépensées {spent} ; Ultimes utilisés : {', '.join(used) or 'aucun'}</li>"
+        )
+    lines.append(f'<ul class="akvo-board-sides">{"".join(items)}</ul>')
+    return _typography("".join(lines))
+
+
+def details_html(preview: UnitPreview | None, hint: str) -> str:
+    """The selection in words: where the mage may advance, every target with its odds."""
+    if preview is None:
+        return _typography(f"<p>{hint}</p>") if hint else ""
+    who = draw.mage_label(preview.side, preview.character)
+    rows = preview.advance_rows
+    if not rows:
+        advance = "ne peut pas avancer"
+    elif len(rows) == 1:
+        advance = f"peut avancer jusqu’à la rangée {rows[0]}"
+    else:
+        advance = f"peut avancer jusqu’à la rangée {rows[0]} ({rows[1]} avec une rune de Mouvement)"
+    head = f"<p><b>{who}</b>, rangée {preview.row} : {advance}.</p>"
+    if not preview.targets:
+        return _typography(head + "<p>Aucune cible à portée.</p>")
+    enemy = 1 - preview.side
+    items = "".join(
+        f'<li data-action="{escape(t.action)}">{escape(draw.target_label(t, enemy))}</li>'
+        for t in preview.targets
+    )
+    return _typography(f'{head}<ul class="akvo-board-target-list">{items}</ul>')
+
+
+class Board(anywidget.AnyWidget):  # type: ignore[misc]
+    """The live board of a match state; see the module docstring.
+
+    ``Board(state=None, *, viewer=None, interactive=True)``: ``state`` is any
+    :class:`~akvo.match.MatchState` (``None``: a new match); ``viewer`` is the side (0/1 or
+    ``"A"``/``"B"``) whose hidden orders may be shown; a non-interactive board draws but
+    offers no buttons. :attr:`selected` is ``(side, character)`` as the engine's ints.
+    """
+
+    _esm = HERE / "board.js"
+    _css = HERE / "board.css"
+
+    svg = traitlets.Unicode("").tag(sync=True)
+    overlay = traitlets.Unicode("").tag(sync=True)
+    status = traitlets.Unicode("").tag(sync=True)
+    details = traitlets.Unicode("").tag(sync=True)
+    selected_key = traitlets.Unicode("").tag(sync=True)
+
+    def __init__(
+        self,
+        state: MatchState | None = None,
+        *,
+        viewer: int | str | None = None,
+        interactive: bool = True,
+    ) -> None:
+        self._state = _state(state)
+        self._viewer = _viewer(viewer)
+        self._interactive = bool(interactive)
+        self._selected: tuple[int, int] | None = None
+        self._preview: UnitPreview | None = None
+        self._callbacks: list[Action] = []
+        super().__init__()
+        self.add_class("akvo-widget")
+        self.add_class("akvo-board")
+        self.on_msg(self._on_message)
+        self._follow_state()
+        self._draw_board()
+
+    # --- public API ----------------------------------------------------------------------
+
+    @property
+    def state(self) -> MatchState:
+        return self._state
+
+    @state.setter
+    def state(self, value: MatchState) -> None:
+        self._state = _state(value)
+        self._follow_state()
+        self._draw_board()
+
+    @property
+    def viewer(self) -> int | None:
+        return self._viewer
+
+    @viewer.setter
+    def viewer(self, value: int | str | None) -> None:
+        self._viewer = _viewer(value)
+        self._draw_board()
+
+    @property
+    def interactive(self) -> bool:
+        return self._interactive
+
+    @property
+    def selected(self) -> tuple[int, int] | None:
+        """``(side, character)`` of the selected mage (engine ints), or ``None``."""
+        return self._selected
+
+    @property
+    def preview(self) -> UnitPreview | None:
+        """The engine's :class:`~akvo.match.preview.UnitPreview` shown, or ``None``."""
+        return self._preview
+
+    def select(self, side: int | str, character: int | str) -> None:
+        """What a click on that mage does: select it, show its advances and targets, and
+        play its legal action if it stands for one (``activate …`` at an activation)."""
+        chosen = (_side(side), _character(character))
+        self._set_selection(chosen)
+        action = self._unit_action(*chosen)
+        if action is not None:
+            self._play(action)
+
+    def deselect(self) -> None:
+        self._set_selection(None)
+
+    def on_action(self, callback: Action, remove: bool = False) -> None:
+        """Register (or remove) ``callback(action)``, called with each legal action played
+        on the board. The board never applies it: its owner does, then sets ``state``."""
+        if remove:
+            self._callbacks.remove(callback)
+        else:
+            self._callbacks.append(callback)
+
+    def actions(self) -> dict[str, str]:
+        """The selection layer's buttons: element key → the legal action it plays."""
+        state, preview = self._state, self._preview
+        if preview is None or not self._interactive or state.current_player != preview.side:
+            return {}
+        legal = set(state.legal_actions())
+        out: dict[str, str] = {}
+        shot = state.shot
+        if shot is not None and (shot.side, shot.shooter) == (preview.side, preview.character):
+            out.update({t.action: t.action for t in preview.targets if t.action in legal})
+        if (
+            state.phase_name() == "advance"
+            and state.side == preview.side
+            and state.unit == UNIT_OF_CHAR[preview.character]
+        ):
+            rows = preview.advance_rows
+            runes = [a for a in state.legal_actions() if a.startswith("advance +")]
+            if rows and "advance" in legal:
+                out[f"advance-{rows[0]}"] = "advance"
+            if len(rows) > 1 and len(runes) == 1:
+                out[f"advance-{rows[1]}"] = runes[0]
+        return out
+
+    # --- drawing -------------------------------------------------------------------------
+
+    def _clickable(self) -> tuple[int, ...]:
+        return clickable_sides(self._state) if self._interactive else ()
+
+    def _draw_board(self) -> None:
+        with self.hold_sync():
+            self.svg = draw.board_svg(self._state, self._viewer, self._clickable())
+            self.status = status_html(self._state)
+            self._draw_selection()
+
+    def _draw_selection(self) -> None:
+        preview = self._preview
+        sides = self._clickable()
+        hint = ""
+        if preview is None and sides:
+            names = " ou ".join(SIDE_NAMES[s] for s in sides)
+            hint = (
+                f"Choisissez un mage de {names} (clic, ou Tab puis Entrée) "
+                "pour voir où il peut avancer et sur qui il peut tirer."
+            )
+        with self.hold_sync():
+            self.overlay = draw.overlay_svg(self._state, preview, self.actions())
+            self.details = details_html(preview, hint)
+            self.selected_key = draw.unit_key(*self._selected) if self._selected else ""
+
+    def _set_selection(self, chosen: tuple[int, int] | None) -> None:
+        self._selected = chosen
+        self._preview = None if chosen is None else unit_preview(self._state, *chosen)
+        self._draw_selection()
+
+    def _follow_state(self) -> None:
+        """After a new state: select the mage the decision is about (the shooter, the
+        advancing unit), else keep the reader's choice while its side may still play."""
+        state = self._state
+        chosen = self._selected
+        shot = state.shot
+        if state.is_terminal():
+            chosen = None
+        elif shot is not None:
+            chosen = (shot.side, shot.shooter)
+        elif state.phase_name() == "advance" and state.unit >= 0:
+            chosen = (state.side, CHARS_OF_UNIT[state.unit][0])
+        elif chosen is not None and chosen[0] not in clickable_sides(state):
+            chosen = None
+        self._selected = chosen
+        self._preview = None if chosen is None else unit_preview(state, *chosen)
+
+    # --- what the browser reports --------------------------------------------------------
+
+    def _unit_action(self, side: int, character: int) -> str | None:
+        state = self._state
+        action = f"activate {UNIT_NAMES[UNIT_OF_CHAR[character]]}"
+        if state.current_player == side and action in state.legal_actions():
+            return action
+        return None
+
+    def _play(self, action: str) -> None:
+        if action not in self._state.legal_actions():
+            return
+        for callback in list(self._callbacks):
+            callback(action)
+
+    def _on_message(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        """A click or key in the browser; anything unexpected is ignored, never raised."""
+        if not isinstance(content, dict) or not self._interactive:
+            return
+        kind = content.get("kind")
+        try:
+            if kind == "unit":
+                side = _side(content.get("side"))
+                character = _character(content.get("character"))
+                if side in self._clickable():
+                    self.select(side, character)
+            elif kind in ("target", "advance"):
+                key = str(content.get("key", ""))
+                action = self.actions().get(key)
+                if action is not None:
+                    self._play(action)
+            elif kind == "escape":
+                self.deselect()
+        except BoardError:
+            return
