@@ -156,8 +156,7 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
     def _configure(self) -> None:
         self.bot = None if self.hot_seat else make_opponent(self.opponent_choice.value, self.seed)
         viewer = None if self.hot_seat else self.human
-        if hasattr(self.board, "viewer"):
-            self.board.viewer = viewer
+        self.board.viewer = viewer
 
     # --- actions ---------------------------------------------------------------------------
     def start(self, state: MatchState | None = None) -> None:

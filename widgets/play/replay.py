@@ -105,7 +105,7 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]
         self.events.add_class("akvo-play-log")
         self.states: list[MatchState] = []
         self.record: dict[str, Any] | None = None
-        self.board = make_board(new_match(), None, lambda _action: None)
+        self.board = make_board(new_match(), None, lambda _action: None, interactive=False)
         self.board.layout.flex = "1 1 22em"
         controls = widgets.HBox([self.first, self.back, self.forward, self.last])
         controls.layout.flex_flow = "row wrap"

@@ -1,18 +1,16 @@
-"""Shared pieces of the play pages: the board (the book's live Board when there is one),
-the status line, the event log, dice, and French typesetting of the engine's sentences."""
+"""Shared pieces of the play pages: the book's live board, the status line, the event log,
+dice, and French typesetting of the engine's sentences."""
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from html import escape
 from typing import Any
 
-import ipywidgets as widgets
-
 from akvo.match import MatchState
 from akvo.match.board import SIDE_NAMES
 
+from ..board import Board
 from ..formatting import NBSP, decimal, french, percent, tier_numeral
 from .labels import faces
 
@@ -24,35 +22,15 @@ def typeset(text: str) -> str:
     return french(text.replace("'", "’"))
 
 
-class SvgBoard(widgets.HTML):  # type: ignore[misc]
-    """The engine's SVG picture of the board, for engines without the live Board widget."""
-
-    def __init__(self, state: MatchState) -> None:
-        super().__init__()
-        self.add_class("akvo-board")
-        self.state = state
-
-    @property
-    def state(self) -> MatchState:
-        return self._state
-
-    @state.setter
-    def state(self, value: MatchState) -> None:
-        self._state = value
-        self.value = value._repr_svg_()
-
-    def on_action(self, callback: Callable[[str], None]) -> None:
-        """The picture has no clickable elements: the buttons beside it carry every action."""
-
-
-def make_board(state: MatchState, viewer: int | None, on_action: Callable[[str], None]) -> Any:
-    """The book's :class:`akvo_widgets.Board` if it exists, else the SVG picture."""
-    try:
-        board_class = importlib.import_module("akvo_widgets.board").Board
-    except (ImportError, AttributeError):
-        board: Any = SvgBoard(state)
-    else:
-        board = board_class(state, viewer=viewer)
+def make_board(
+    state: MatchState,
+    viewer: int | None,
+    on_action: Callable[[str], None],
+    *,
+    interactive: bool = True,
+) -> Board:
+    """The book's live :class:`~akvo_widgets.board.Board`, its clicks sent to ``on_action``."""
+    board = Board(state, viewer=viewer, interactive=interactive)
     board.on_action(on_action)
     return board
 
