@@ -1,5 +1,6 @@
 """The play pages in headless Chromium: a whole match against the « normal » bot through
-clicks and keys only, saved, loaded in the replay viewer and checked against the engine."""
+clicks and keys only, saved, loaded in the replay viewer and checked against the engine;
+the guided first turn completed the same way."""
 
 from __future__ import annotations
 
@@ -8,13 +9,39 @@ import re
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from akvo.match import replay
+from akvo_widgets.play.decisions import action_css
 from akvo_widgets.play.game import result_text
+from akvo_widgets.play.labels import LATERAL_CHARACTERS
 from akvo_widgets.play.replay import counter_text
+from akvo_widgets.play.tutorial import LESSON, lesson_position, progress_text
 from tests.browser.test_site import WAIT, _same_text, open_page, screenshot
 
 MAX_DECISIONS = 600  # a match takes about 100 human decisions; this only bounds a runaway
+
+
+def lesson_scores() -> list[int]:
+    """The scores after the lesson, as the engine plays it."""
+    state = lesson_position()
+    for step in LESSON:
+        state.apply_action(step.action)
+    return list(state.scores)
+
+
+def open_widget_page(page: Page, base_url: str, file: str, widget: str) -> None:
+    """Open a page until its widget shows: on an overloaded machine Voilà's pre-heated
+    kernel may lose a cell's output ("Timeout waiting for IOPub output"); a reload takes a
+    fresh kernel."""
+    for _attempt in range(3):
+        open_page(page, base_url, file)
+        try:
+            page.locator(widget).first.wait_for(state="visible", timeout=WAIT // 2)
+        except PlaywrightTimeout:
+            continue
+        return
+    expect(page.locator(widget).first).to_be_visible(timeout=WAIT)
 
 
 def _moves(page: Page) -> str:
@@ -43,7 +70,7 @@ def _press_first_button(page: Page, by_keyboard: bool) -> None:
 def test_a_whole_match_against_the_normal_bot_then_its_replay(
     page: Page, base_url: str, screenshots: Path, tmp_path: Path
 ) -> None:
-    open_page(page, base_url, "jouer-un-match.ipynb")
+    open_widget_page(page, base_url, "jouer-un-match.ipynb", ".akvo-play-opponent")
     opponent = page.locator(".akvo-play-opponent select")
     expect(opponent).to_be_visible(timeout=WAIT)
     opponent.select_option(label="Bot « normal »")
@@ -65,7 +92,7 @@ def test_a_whole_match_against_the_normal_bot_then_its_replay(
     assert final.is_terminal()
     expect(result).to_have_text(_same_text(result_text(final)))
 
-    open_page(page, base_url, "rejouer-un-match.ipynb")
+    open_widget_page(page, base_url, "rejouer-un-match.ipynb", ".akvo-replay-counter")
     expect(page.locator(".akvo-replay-counter")).to_be_visible(timeout=WAIT)
     with page.expect_file_chooser() as chooser:
         page.locator(".akvo-replay-upload").click()
@@ -83,3 +110,32 @@ def test_a_whole_match_against_the_normal_bot_then_its_replay(
     expect(status).to_contain_text(re.compile(rf"A\s{a}\s–\s{b}\sB"))
     page.locator(".akvo-replay-back").press("Enter")
     expect(counter).to_have_text(_same_text(counter_text(steps - 1, steps)), timeout=WAIT)
+
+
+def test_the_first_turn_is_completed_with_clicks_and_keys(page: Page, base_url: str) -> None:
+    open_widget_page(page, base_url, "premier-tour.ipynb", ".akvo-tutorial-progress")
+    progress = page.locator(".akvo-tutorial-progress")
+    expect(progress).to_be_visible(timeout=WAIT)
+    for index, step in enumerate(LESSON):
+        if step.who != "you":
+            continue
+        expect(progress).to_have_text(_same_text(progress_text(index)), timeout=WAIT)
+        if step.action.startswith("orders"):
+            lateral, ship = step.action.split()[1:]
+            for lane, token in zip(LATERAL_CHARACTERS, lateral, strict=True):
+                if token == "T":
+                    page.locator(f".akvo-play-order-{lane} button", has_text="Tirer").click()
+            assert ship == "AA"  # the default double token
+            page.locator(".akvo-play-orders-confirm").press("Enter")
+        else:
+            button = page.locator(f".akvo-play-decisions .{action_css(step.action)}")
+            if index % 2:
+                button.press("Enter")
+            else:
+                button.click()
+    expect(progress).to_have_text(_same_text(progress_text(len(LESSON))), timeout=WAIT)
+    expect(page.locator("a.akvo-tutorial-next")).to_have_attribute("href", "jouer-un-match.ipynb")
+    a, b = lesson_scores()
+    expect(page.locator(".akvo-tutorial .akvo-play-status-line")).to_contain_text(
+        re.compile(rf"A\s{a}\s–\s{b}\sB")
+    )
