@@ -280,3 +280,12 @@ def test_result_text_says_why() -> None:
     ended = play_match(seed=3)
     text = result_text(ended)
     assert str(ended.scores[0]) in text and ended.events[-1].split("—")[0].strip() in text
+
+
+def test_a_new_opponent_takes_over_the_match_in_progress() -> None:
+    game = MatchGame(opponent=HOT_SEAT, seed=2)
+    game.composer.confirm.click()
+    assert game.state.current_player == 1  # B programs: nobody plays for B in hot seat
+    game.opponent_choice.value = "random"
+    assert game.bot is not None
+    assert game.state.current_player == 0 and game.state.phase_name() == "activate"

@@ -88,6 +88,8 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
         self.new_button = widgets.Button(description="Nouveau match")
         self.new_button.add_class("akvo-play-new")
         self.new_button.on_click(lambda _: self.start())
+        self.opponent_choice.observe(lambda _change: self._continue(), "value")
+        self.side_choice.observe(lambda _change: self._continue(), "value")
         self.upload = widgets.FileUpload(accept=".json", multiple=False, description="Charger")
         self.upload.add_class("akvo-play-upload")
         self.upload.observe(self._on_upload, "value")
@@ -164,6 +166,11 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
         self.state = state if state is not None else new_match()
         self.rolls = []
         self.message.value = ""
+        self._configure()
+        self._advance()
+
+    def _continue(self) -> None:
+        """A new opponent or side takes over the match in progress."""
         self._configure()
         self._advance()
 
