@@ -50,19 +50,19 @@ def _moves(page: Page) -> str:
 
 def _press_first_button(page: Page, by_keyboard: bool) -> None:
     """Press the first offered decision (Enter on the focused button, or a click), then wait
-    until the engine has applied it and the page has redrawn."""
+    until the engine has applied it and the page has redrawn (the status line, and its
+    move count, is the last thing a redraw changes)."""
     before = _moves(page)
     button = page.locator(".akvo-play-decisions .akvo-play-action").first
-    pressed = button.element_handle(timeout=WAIT)
     if by_keyboard:
         button.focus()
         button.press("Enter")
     else:
         button.click()
     page.wait_for_function(
-        """([button, before]) => !button.isConnected && document.querySelector(
-            '.akvo-play .akvo-play-status-line').dataset.moves !== before""",
-        arg=[pressed, before],
+        """before => document.querySelector('.akvo-play .akvo-play-status-line')
+            .dataset.moves !== before""",
+        arg=before,
         timeout=WAIT,
     )
 

@@ -104,15 +104,44 @@ def orders_summary(action: str) -> str:
     return french("Vos ordres : " + orders_label(action.removeprefix("orders ")))
 
 
-def action_buttons(
-    state: MatchState, on_action: Callable[[str], None]
-) -> dict[str, widgets.Button]:
-    """One button per legal action (orders excepted), in the engine's order."""
-    buttons = {}
-    for action, label in option_labels(state).items():
-        button = widgets.Button(description=label, layout=widgets.Layout(width="auto"))
-        button.add_class(ACTION_CLASS)
-        button.add_class(action_css(action))
-        button.on_click(lambda _, chosen=action: on_action(chosen))
-        buttons[action] = button
-    return buttons
+class ActionButtons:
+    """One button per legal action (orders excepted), in the engine's order.
+
+    The buttons are reused from decision to decision (only their text and CSS class
+    change): creating widgets is the slowest part of a redraw, in the kernel and the page.
+    A press plays the action the button shows now, as the kernel knows it.
+    """
+
+    def __init__(self, on_action: Callable[[str], None]) -> None:
+        self.on_action = on_action
+        self.pool: list[widgets.Button] = []
+        self.actions: list[str] = []
+
+    def _button(self, index: int) -> widgets.Button:
+        while len(self.pool) <= index:
+            button = widgets.Button(layout=widgets.Layout(width="auto"))
+            button.add_class(ACTION_CLASS)
+            position = len(self.pool)
+            button.on_click(lambda _, i=position: self._pressed(i))
+            self.pool.append(button)
+        return self.pool[index]
+
+    def _pressed(self, index: int) -> None:
+        if index < len(self.actions):
+            self.on_action(self.actions[index])
+
+    def show(self, state: MatchState) -> dict[str, widgets.Button]:
+        """Label the first buttons with the legal actions of ``state``; returns them."""
+        labels = option_labels(state)
+        shown: dict[str, widgets.Button] = {}
+        for index, (action, label) in enumerate(labels.items()):
+            button = self._button(index)
+            if index < len(self.actions):
+                button.remove_class(action_css(self.actions[index]))
+            button.add_class(action_css(action))
+            button.description = label
+            shown[action] = button
+        for index in range(len(labels), min(len(self.actions), len(self.pool))):
+            self.pool[index].remove_class(action_css(self.actions[index]))
+        self.actions = list(labels)
+        return shown

@@ -17,7 +17,7 @@ from akvo.errors import AkvoError
 from akvo.match import MatchState, new_match
 from akvo.match.board import SIDE_NAMES
 
-from .decisions import ACTION_CLASS, OrdersComposer, action_buttons
+from .decisions import ACTION_CLASS, ActionButtons, OrdersComposer
 from .opponents import Bot, bot_choices, default_bot, make_opponent
 from .records import RecordError, download_link, load_record
 from .view import (
@@ -33,7 +33,10 @@ HOT_SEAT_LABEL = "Deux joueurs, même écran"
 STYLE = """<style>
 .akvo-play .akvo-play-action button, .akvo-play button.akvo-play-action {
   white-space: normal; height: auto; min-height: 2.2em; text-align: left; max-width: 100%; }
-.akvo-play .widget-toggle-buttons .widget-toggle-button { width: auto; }
+.akvo-play .widget-toggle-buttons { flex-wrap: wrap; height: auto; }
+.akvo-play .widget-toggle-buttons .widget-toggle-button {
+  width: auto; white-space: normal; height: auto; min-height: 2.2em; }
+.akvo-play .widget-inline-hbox { flex-wrap: wrap; }
 .akvo-play-events { max-height: 16em; overflow-y: auto; font-size: 90%; }
 .akvo-play-faces { font-size: 150%; white-space: nowrap; }
 .akvo-play-result { font-weight: bold; }
@@ -111,6 +114,7 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
         self.save = widgets.HTML()
         self.save.add_class("akvo-play-save")
         self.composer = OrdersComposer(self.play)
+        self.action_buttons = ActionButtons(self.play)
         self.curtain = widgets.Button(description="")
         self.curtain.add_class(ACTION_CLASS)
         self.curtain.add_class("akvo-play-curtain")
@@ -236,13 +240,18 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
         )
 
     def render(self) -> None:
+        """Redraw; the status line (and its move count) changes last, once all else has."""
         state = self.state
-        self.buttons = {}
+        self._render_decisions()
         self.board.state = state
-        self.status.value = status_html(state)
         self.events.value = log_html(state.events)
         self.dice.value = roll_html(self.rolls)
         self.save.value = download_link(state)
+        self.status.value = status_html(state)
+
+    def _render_decisions(self) -> None:
+        state = self.state
+        self.buttons = {}
         if state.is_terminal():
             self.result.value = f"<p>{escape(result_text(state))}</p>"
             self.prompt.value = ""
@@ -262,5 +271,5 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
             self.composer.confirm.description = f"Valider les ordres de {player}"
             self.decisions.children = [self.composer]
         else:
-            self.buttons = action_buttons(state, self.play)
+            self.buttons = self.action_buttons.show(state)
             self.decisions.children = list(self.buttons.values())

@@ -19,7 +19,7 @@ from akvo.match import MatchState, scenario
 from akvo.rules import CRITICAL_MARGIN
 
 from ..formatting import french
-from .decisions import OrdersComposer, action_buttons
+from .decisions import ActionButtons, OrdersComposer
 from .game import STYLE
 from .labels import action_label, faces
 from .view import log_html, make_board, status_html, typeset
@@ -144,6 +144,7 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
         self.decisions = widgets.VBox()
         self.decisions.add_class("akvo-play-decisions")
         self.composer = OrdersComposer(self.play)
+        self.action_buttons = ActionButtons(self.play)
         self.buttons: dict[str, widgets.Button] = {}
         self.board = make_board(self.state, 0, self.play)
         self.board.layout.flex = "1 1 22em"
@@ -216,8 +217,8 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
     def render(self) -> None:
         state = self.state
         self.board.state = state
-        self.status.value = status_html(state)
         self.events.value = log_html(state.events)
+        self.status.value = status_html(state)
         done = min(self.index, len(LESSON))
         self.progress.value = f"<p>{progress_text(done)}</p>"
         items = "".join(f"<li>{escape(line)}</li>" for line in self.story)
@@ -235,7 +236,7 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
             self.composer.reset()
             self.decisions.children = [self.composer]
         else:
-            self.buttons = action_buttons(state, self.play)
+            self.buttons = self.action_buttons.show(state)
             self.decisions.children = list(self.buttons.values())
 
 
