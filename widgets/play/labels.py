@@ -63,7 +63,9 @@ def _ultime_holder(ultime: str) -> str:
 
 def rune_label(state: MatchState, letter: str) -> str:
     found = rune(letter, state.rules)
-    return f"rune {letter} ({found.name}, {found.category.label})"
+    category = found.category.label
+    named = found.name if found.name == category else f"{found.name}, {category}"
+    return f"rune {letter} ({named})"
 
 
 def orders_label(text: str) -> str:
