@@ -3,8 +3,10 @@
 Serves the book on a free loopback port (as the browser tests do), opens the mage-shot
 chapter, whose live board shows a position, and clicks three of A's mages in turn, 50
 times; each time it waits (polling every frame) until the board's details name the newly
-selected mage. The time covers the click, the kernel round trip, the engine's preview, the
-new overlay and the repaint. Also times the same selection done by the keyboard (Enter).
+selected mage. The board ships every clickable mage's selection layer with the position
+(computed by Python with the engine), so the time covers the click, inserting that layer
+and the repaint; the kernel round trip that confirms the selection follows in the
+background. Also times the same selection done by the keyboard (Enter).
 
 Results go to ``benchmarks/results/board.md`` (target: p95 ≤ 100 ms). Usage:
 ``.venv/bin/python benchmarks/bench_board.py``.
@@ -98,9 +100,11 @@ def main() -> None:
         f"## Select a unit → its targets shown ({CLICKS} selections each)",
         "",
         f"Target: p95 ≤ {TARGET_MS:.0f} ms. Timed in the page, from the click (or Enter key) "
-        "event on the unit to the first frame where the board's details name the new mage: "
-        "kernel round trip, `unit_preview`, the new overlay SVG and the repaint (the board "
-        "itself is not re-sent).",
+        "event on the unit to the first frame where the board's details name the new mage. "
+        "Each clickable mage's selection layer comes with the position (computed in Python "
+        "by `unit_preview`), so no kernel round trip is waited for; Python confirms the "
+        "selection right after. Before that design, waiting for the round trip measured "
+        "p50 45 ms, p95 132 ms on this loaded machine.",
         "",
         "| Input | p50 (ms) | p95 (ms) | max (ms) | target met |",
         "|---|---|---|---|---|",

@@ -90,7 +90,7 @@ def test_units_sit_on_their_rows_with_their_resilience_and_used_ultimes() -> Non
     assert unit is not None and unit.group(1) == "5"
     assert "Plongeur de B, rangée 6, Résilience 2" in board.svg
     assert "Ultime Trident utilisé" in board.svg
-    assert "runes dépensées M, R" in board.status
+    assert "runes dépensées\u00a0: M, R" in board.status
     assert "Ultimes utilisés\u00a0: Trident" in board.status
     assert "A <b>3</b> – <b>1</b> B" in board.status
     assert "phare au niveau 7 · palier IV" in board.status
@@ -114,6 +114,16 @@ def test_orders_are_shown_only_to_whom_may_see_them() -> None:
     own = Board(state, viewer="A").svg
     assert own.count('class="akvo-board-order"') == 5  # four mages and the ship
     assert "ordre Avancer" in own and "ordre AT-B" in own
+
+
+def test_the_favoured_side_is_marked_once_the_weather_is_drawn() -> None:
+    state = scenario(turn=2)
+    assert "akvo-board-favoured" not in Board(state).svg
+    state.apply_action("weather B")
+    board = Board(state)
+    assert '<g class="akvo-board-favoured" data-side="B">' in board.svg
+    assert board.svg.count("akvo-board-favoured") == 1
+    assert "météo\u00a0: B favorisé" in board.status
 
 
 def test_setting_the_state_redraws() -> None:
@@ -145,6 +155,22 @@ def test_selecting_a_shooter_shows_every_target_with_the_engines_odds() -> None:
     assert shown["shoot chest"] == f"{decimal(on_chest.expected_points, 2)}\u00a0pt"
     assert "shoot chest souffle" in shown
     assert "Surfeur de A" in board.details and "ne peut pas avancer" in board.details
+
+
+def test_the_precomputed_choices_are_exactly_what_a_selection_shows() -> None:
+    """The browser shows ``choices[key]`` at once on a click; Python's answer must agree."""
+    for state in (position(), play_until(new_match(), "activate")):
+        board = Board(state)
+        sides = clickable_sides(state)
+        assert len(board.choices) == 1 + 6 * len(sides)
+        for key, choice in board.choices.items():
+            if key:
+                _, side, name = key.split("-")
+                click(board, kind="unit", side=side, character=name)
+            else:
+                click(board, kind="escape")
+            assert (board.overlay, board.details) == (choice["overlay"], choice["details"])
+            assert board.selected_key == key
 
 
 def test_advance_cells_follow_the_preview() -> None:

@@ -18,11 +18,13 @@ from akvo_widgets.formatting import (
     decimal,
     fraction,
     french,
+    how_often,
     integer,
     percent,
     signed,
     times_in_ten,
 )
+from akvo_widgets.roll import BANDS
 from akvo_widgets.shot import NO_INTERCEPTOR
 
 
@@ -49,7 +51,37 @@ def test_french_numbers() -> None:
 def test_times_in_ten_rounds_half_up() -> None:
     assert times_in_ten(Fraction(45, 100)) == "5 fois sur 10"
     assert times_in_ten(Fraction(44, 100)) == "4 fois sur 10"
-    assert times_in_ten(0) == "0 fois sur 10"
+    assert times_in_ten(Fraction(5, 100)) == "1 fois sur 10"
+    assert times_in_ten(Fraction(949, 1000)) == "9 fois sur 10"
+
+
+def test_times_in_ten_never_says_0_or_10_for_a_chance_that_is_neither() -> None:
+    assert times_in_ten(0) == "jamais"
+    assert times_in_ten(Fraction(9, 1000)) == "presque jamais"  # 0,9 %
+    assert times_in_ten(Fraction(41, 1000)) == "moins d’une fois sur 10"  # 4,1 %
+    assert times_in_ten(Fraction(96, 100)) == "plus de 9 fois sur 10"
+    assert times_in_ten(Fraction(995, 1000)) == "presque toujours"
+    assert times_in_ten(1) == "toujours"
+    # « jamais » takes the negation: « ne … jamais », « n’… jamais ».
+    assert how_often("Vous", "repoussez", "la cible", Fraction(9, 1000)) == (
+        "Vous ne repoussez presque jamais la cible"
+    )
+    assert how_often("Vous", "atteignez", "le coffre", 0) == "Vous n’atteignez jamais le coffre"
+    assert how_often("Vous", "repoussez", "la cible", Fraction(2, 5)) == (
+        "Vous repoussez la cible 4 fois sur 10"
+    )
+
+
+def test_shot_sentences_read_well_at_both_ends() -> None:
+    calc = ShotCalculator()
+    calc.distance.value = 3  # tier I, 3 miles: 0,9 % (it used to say « 0 fois sur 10 »)
+    assert float(shot_on_mage(1, 3).p_push) < 0.01
+    assert "Vous ne repoussez presque jamais la cible" in calc.sentence.value
+    calc.turn.value = 9
+    calc.distance.value = 1  # tier IV, 1 mile: the shooter is pushed back 1,2 % of the time
+    assert 0.01 < float(shot_on_mage(4, 1).p_shooter_pushed) < 0.05
+    assert "votre tireur recule moins d’une fois sur 10" in calc.sentence.value
+    assert "0 fois sur 10" not in calc.sentence.value
 
 
 def test_french_spacing() -> None:
@@ -71,7 +103,7 @@ def test_roll_calculator_starts_on_the_engine_values() -> None:
 
 @pytest.mark.parametrize(
     ("dice", "threshold", "modifier", "reroll"),
-    [(4, 16, 0, "success"), (3, 10, 2, "none"), (1, 5, -1, "critical"), (8, 30, 3, "success")],
+    [(4, 16, 0, "success"), (3, 10, 2, "none"), (1, 5, 1, "critical"), (8, 30, 3, "success")],
 )
 def test_roll_calculator_follows_every_control(
     dice: int, threshold: int, modifier: int, reroll: str
@@ -89,6 +121,25 @@ def test_roll_calculator_follows_every_control(
         value = getattr(odds, key)
         assert shown(calc.result.value, f"akvo-roll-{key}") == percent(value)
         assert shown(calc.result.value, f"akvo-roll-{key}-fraction") == fraction(value)
+
+
+def test_roll_calculator_never_makes_a_negative_total() -> None:
+    """Modifiers in the game are bonuses, up to +6 (Défense, Égide, Résilience 3)."""
+    calc = RollCalculator()
+    assert (calc.modifier.min, calc.modifier.max) == (0, 6)
+    calc.dice.value = calc.dice.min
+    calc.modifier.value = -3  # what the old slider allowed: clamped to 0
+    assert calc.modifier.value == 0
+    assert min(calc.odds.totals) == 1
+
+
+def test_roll_legend_sits_outside_the_bars() -> None:
+    calc = RollCalculator()
+    assert calc._bars.display_legend is False  # a legend inside the plot hid the bars
+    assert calc.legend in calc.children[0].children
+    for label in BANDS:
+        assert label in calc.legend.value
+    assert list(calc._bars.labels) == list(BANDS)
 
 
 def test_roll_plot_is_updated_in_place() -> None:
@@ -113,7 +164,7 @@ def test_shot_calculator_mage_default() -> None:
     odds = shot_on_mage(1, 1)
     assert calc.odds == odds
     assert shown(calc.main.value, "akvo-shot-value") == percent(odds.p_push)
-    assert f"Vous repoussez la cible {times_in_ten(odds.p_push)}" in calc.sentence.value
+    assert how_often("Vous", "repoussez", "la cible", odds.p_push) in calc.sentence.value
     for key, value in odds.outcomes.items():
         assert shown(calc.table.value, f"akvo-shot-{key}") == percent(value)
 
@@ -137,15 +188,24 @@ def test_shot_calculator_follows_both_sides() -> None:
     assert list(calc._bars.y) == pytest.approx([float(p) * 100 for p in odds.outcomes.values()])
 
 
-def test_shot_calculator_souffle_extends_the_distance_slider() -> None:
+def test_shot_calculator_souffle_reaches_6_and_unticking_it_says_why() -> None:
     calc = ShotCalculator()
+    # The slider always spans Souffle portant's reach: a maximum changed in the browser
+    # left the slider's End key at the old one.
+    assert (calc.distance.min, calc.distance.max) == (1, 6)
     calc.souffle.value = True
-    assert calc.distance.max == 6
     calc.distance.value = 6
     assert calc.odds == shot_on_mage(1, 6, Side(souffle=True))
-    calc.souffle.value = False
-    assert calc.distance.value == 4
+    assert calc.figure.layout.display == ""
+    calc.souffle.value = False  # no silent clamp: the distance stays, the page says why
+    assert calc.distance.value == 6
+    assert calc.odds is None
+    assert "hors de portée" in calc.sentence.value and "Souffle portant" in calc.sentence.value
+    assert calc.main.value == "" and calc.table.value == ""
+    assert calc.figure.layout.display == "none"
+    calc.distance.value = 4
     assert calc.odds == shot_on_mage(1, 4)
+    assert calc.figure.layout.display == ""
 
 
 def test_shot_calculator_chest() -> None:
@@ -164,8 +224,10 @@ def test_shot_calculator_explains_a_rune_that_cannot_act() -> None:
     calc.defence_rune.value = ("defense", "success")
     assert calc.odds is None
     assert "R20" in calc.sentence.value
+    assert calc.figure.layout.display == "none"  # no empty chart frame beside the message
     calc.defence_rune.value = (None, "success")
     assert calc.odds == shot_on_chest(1, 1, None)
+    assert calc.figure.layout.display == ""
 
 
 # --- WindMatrix ---------------------------------------------------------------------------
@@ -198,7 +260,51 @@ def test_wind_matrix_chest_in_points() -> None:
     assert "X 14 · U —" in matrix.table.value
 
 
+def test_wind_matrix_hides_its_heat_map_behind_an_r20_message() -> None:
+    matrix = WindMatrix(kind="chest")
+    assert matrix.figure.layout.display == ""
+    matrix.interception.value = NO_INTERCEPTOR
+    matrix.defence_rune.value = ("relance", "success")  # nobody to play it (R20)
+    assert matrix.grid is None and "R20" in matrix.caption.value
+    assert matrix.figure.layout.display == "none"  # not the previous situation's colours
+    matrix.defence_rune.value = (None, "success")
+    assert matrix.figure.layout.display == ""
+
+
+def test_wind_matrix_names_the_interceptors_resilience() -> None:
+    matrix = WindMatrix()
+    assert matrix.resilience.description == "Résilience (cible)"
+    matrix.kind.value = "chest"
+    assert matrix.resilience.description == "Résilience (intercepteur)"
+
+
+def test_wind_matrix_flags_chest_distances_the_board_cannot_produce() -> None:
+    matrix = WindMatrix()
+    assert matrix.board_note.value == ""
+    matrix.kind.value = "chest"
+    matrix.interception.value = 2  # the chest must be 3 or 4 miles away (R10, R11)
+    assert "à 1 ou 2 miles avec cet intercepteur n’arrive pas" in matrix.board_note.value
+    matrix.interception.value = NO_INTERCEPTOR  # only Souffle portant from 6 allows it
+    assert "à 1, 2, 3 ou 4 miles sans intercepteur" in matrix.board_note.value
+    matrix.kind.value = "mage"
+    assert matrix.board_note.value == ""
+
+
 # --- RuneDuel -----------------------------------------------------------------------------
+
+
+def test_rune_duel_names_the_chest_distance_and_flags_cases_off_the_board() -> None:
+    widget = RuneDuel()
+    assert widget.distance.description == "Distance du tir"
+    assert widget.board_note.value == ""
+    widget.kind.value = "chest"
+    assert widget.distance.description == "Distance du coffre"
+    widget.interception.value = 1
+    assert "ce cas n’arrive pas" in widget.board_note.value  # chest at 1 mile: impossible
+    widget.distance.value = 3
+    assert widget.board_note.value == ""  # interceptor 1 mile away, chest at 3: it happens
+    widget.interception.value = 3
+    assert "ce cas n’arrive pas" in widget.board_note.value
 
 
 def test_rune_duel_matches_the_engine() -> None:
@@ -241,7 +347,7 @@ def test_shot_examples_show_the_engine_numbers() -> None:
     odds = shot_on_mage(1, 1)
     for value in odds.outcomes.values():
         assert f"**{percent(value)}** ({fraction(value)})" in mage
-    assert f"Vous repoussez la cible {times_in_ten(odds.p_push)}" in mage
+    assert how_often("Vous", "repoussez", "la cible", odds.p_push) in mage
     chest = examples.chest_shot_example(1, 2, None).data
     points = shot_on_chest(1, 2, None).expected_points
     assert f"**{decimal(points, 3)}** point ({fraction(points)})" in chest

@@ -1,6 +1,8 @@
 // The live board's browser side. It holds no rule: Python sends ready-made SVG and HTML
-// (traits svg, overlay, status, details, selected_key) and decides what each button does;
-// this module inserts them and reports which button was activated (click, Enter or Space).
+// (traits svg, overlay, status, details, selected_key, and `choices`: the selection layer
+// and details of every mage that may be clicked) and decides what each button does. This
+// module inserts them and reports which button was activated (click, Enter or Space).
+// A click on a mage shows its precomputed choice at once; Python then confirms it.
 
 function render({ model, el }) {
   el.classList.add("akvo-board");
@@ -13,6 +15,8 @@ function render({ model, el }) {
   details.className = "akvo-board-details";
   details.setAttribute("aria-live", "polite");
   el.append(status, figure, details);
+  let shownOverlay = null;
+  let shownDetails = null;
 
   // Focus follows an element across redraws by its data-key.
   function focusedKey() {
@@ -22,36 +26,55 @@ function render({ model, el }) {
   function refocus(key) {
     if (!key) return;
     const again = el.querySelector(`[data-key="${CSS.escape(key)}"]`);
-    if (again) again.focus();
+    if (again && again !== document.activeElement) again.focus();
   }
-  function markSelected() {
-    const key = model.get("selected_key");
+  function markSelected(key) {
     for (const unit of figure.querySelectorAll(".akvo-board-unit[data-hit]")) {
       unit.setAttribute("aria-pressed", String(unit.getAttribute("data-key") === key));
     }
   }
-  function drawOverlay() {
+  function show(overlay, text) {
     const key = focusedKey();
     const layer = figure.querySelector(".akvo-board-overlay");
-    if (layer) layer.innerHTML = model.get("overlay");
-    details.innerHTML = model.get("details");
-    markSelected();
+    if (layer && overlay !== shownOverlay) {
+      layer.innerHTML = overlay;
+      shownOverlay = overlay;
+    }
+    if (text !== shownDetails) {
+      details.innerHTML = text;
+      shownDetails = text;
+    }
     refocus(key);
+  }
+  function drawSelection() {
+    show(model.get("overlay"), model.get("details"));
+    markSelected(model.get("selected_key"));
+    el.setAttribute("data-selected", model.get("selected_key")); // as Python has it
   }
   function drawBoard() {
     const key = focusedKey();
     figure.innerHTML = model.get("svg");
+    shownOverlay = null;
     status.innerHTML = model.get("status");
-    drawOverlay();
+    drawSelection();
     refocus(key);
+  }
+  function preview(key) {
+    const choice = (model.get("choices") || {})[key];
+    if (!choice) return;
+    show(choice.overlay, choice.details);
+    markSelected(key);
   }
 
   function report(target) {
     const hit = target.closest("[data-hit]");
     if (!hit || !el.contains(hit)) return false;
+    const kind = hit.getAttribute("data-hit");
+    const key = hit.getAttribute("data-key");
+    if (kind === "unit") preview(key);
     model.send({
-      kind: hit.getAttribute("data-hit"),
-      key: hit.getAttribute("data-key"),
+      kind,
+      key,
       side: hit.getAttribute("data-side"),
       character: hit.getAttribute("data-character"),
     });
@@ -64,6 +87,7 @@ function render({ model, el }) {
     if (event.key === "Enter" || event.key === " ") {
       if (report(event.target)) event.preventDefault();
     } else if (event.key === "Escape") {
+      preview("");
       model.send({ kind: "escape" });
     }
   };
@@ -71,9 +95,9 @@ function render({ model, el }) {
   el.addEventListener("keydown", onKey);
   model.on("change:svg", drawBoard);
   model.on("change:status", () => { status.innerHTML = model.get("status"); });
-  model.on("change:overlay", drawOverlay);
-  model.on("change:details", () => { details.innerHTML = model.get("details"); });
-  model.on("change:selected_key", markSelected);
+  model.on("change:overlay", drawSelection);
+  model.on("change:details", drawSelection);
+  model.on("change:selected_key", drawSelection);
   drawBoard();
   return () => {
     el.removeEventListener("click", onClick);

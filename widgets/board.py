@@ -3,7 +3,9 @@
 Python is the only source of truth. It draws the state as SVG (:mod:`.board_svg`), decides
 which elements are buttons and what each one plays; the browser module (``board.js``) only
 inserts the pictures and reports which element was clicked or activated with the keyboard.
-A selection changes only the small ``overlay`` and ``details`` traits, never the board.
+A selection changes only the small ``overlay`` and ``details`` traits, never the board;
+the ``choices`` trait sends each clickable mage's selection with the position, so that the
+browser shows a click's result at once and Python's answer confirms it.
 
 The board never applies an action: a click on an element that stands for a legal action
 calls the callbacks registered with :meth:`Board.on_action`; their owner applies it and
@@ -110,7 +112,7 @@ def status_html(state: MatchState) -> str:
         used = [ULTIME_NAMES[c] for c in range(CHARS) if state.ult_used[side] >> c & 1]
         items.append(
             f'<li data-side="{SIDE_NAMES[side]}"><b>{SIDE_NAMES[side]}</b>{team} : '
-            f"runes dépensées {spent} ; Ultimes utilisés : {', '.join(used) or 'aucun'}</li>"
+            f"runes dépensées : {spent} ; Ultimes utilisés : {', '.join(used) or 'aucun'}</li>"
         )
     lines.append(f'<ul class="akvo-board-sides">{"".join(items)}</ul>')
     return _typography("".join(lines))
@@ -156,6 +158,9 @@ class Board(anywidget.AnyWidget):  # type: ignore[misc]
     status = traitlets.Unicode("").tag(sync=True)
     details = traitlets.Unicode("").tag(sync=True)
     selected_key = traitlets.Unicode("").tag(sync=True)
+    # Each clickable mage's selection layer and details, computed with the board, so that
+    # the browser shows a click's result at once (Python confirms it with the traits above).
+    choices = traitlets.Dict().tag(sync=True)
 
     def __init__(
         self,
@@ -170,6 +175,7 @@ class Board(anywidget.AnyWidget):  # type: ignore[misc]
         self._selected: tuple[int, int] | None = None
         self._preview: UnitPreview | None = None
         self._callbacks: list[Action] = []
+        self._previews: dict[tuple[int, int], UnitPreview] = {}
         super().__init__()
         self.add_class("akvo-widget")
         self.add_class("akvo-board")
@@ -234,7 +240,10 @@ class Board(anywidget.AnyWidget):  # type: ignore[misc]
 
     def actions(self) -> dict[str, str]:
         """The selection layer's buttons: element key → the legal action it plays."""
-        state, preview = self._state, self._preview
+        return self._actions_for(self._preview)
+
+    def _actions_for(self, preview: UnitPreview | None) -> dict[str, str]:
+        state = self._state
         if preview is None or not self._interactive or state.current_player != preview.side:
             return {}
         legal = set(state.legal_actions())
@@ -261,13 +270,23 @@ class Board(anywidget.AnyWidget):  # type: ignore[misc]
         return clickable_sides(self._state) if self._interactive else ()
 
     def _draw_board(self) -> None:
+        sides = self._clickable()
+        self._previews = {
+            (side, character): unit_preview(self._state, side, character)
+            for side in sides
+            for character in range(CHARS)
+        }
+        choices = {"": self._view(None)}
+        for (side, character), preview in self._previews.items():
+            choices[draw.unit_key(side, character)] = self._view(preview)
         with self.hold_sync():
-            self.svg = draw.board_svg(self._state, self._viewer, self._clickable())
+            self.svg = draw.board_svg(self._state, self._viewer, sides)
             self.status = status_html(self._state)
+            self.choices = choices
             self._draw_selection()
 
-    def _draw_selection(self) -> None:
-        preview = self._preview
+    def _view(self, preview: UnitPreview | None) -> dict[str, str]:
+        """The selection layer and the details shown for ``preview`` (None: no selection)."""
         sides = self._clickable()
         hint = ""
         if preview is None and sides:
@@ -276,14 +295,24 @@ class Board(anywidget.AnyWidget):  # type: ignore[misc]
                 f"Choisissez un mage de {names} (clic, ou Tab puis Entrée) "
                 "pour voir où il peut avancer et sur qui il peut tirer."
             )
+        return {
+            "overlay": draw.overlay_svg(self._state, preview, self._actions_for(preview)),
+            "details": details_html(preview, hint),
+        }
+
+    def _draw_selection(self) -> None:
+        view = self._view(self._preview)
         with self.hold_sync():
-            self.overlay = draw.overlay_svg(self._state, preview, self.actions())
-            self.details = details_html(preview, hint)
+            self.overlay = view["overlay"]
+            self.details = view["details"]
             self.selected_key = draw.unit_key(*self._selected) if self._selected else ""
 
     def _set_selection(self, chosen: tuple[int, int] | None) -> None:
         self._selected = chosen
-        self._preview = None if chosen is None else unit_preview(self._state, *chosen)
+        if chosen is None:
+            self._preview = None
+        else:
+            self._preview = self._previews.get(chosen) or unit_preview(self._state, *chosen)
         self._draw_selection()
 
     def _follow_state(self) -> None:

@@ -143,7 +143,7 @@ def _hit(kind: str, label: str, key: str) -> str:
     )
 
 
-def _grid() -> list[str]:
+def _grid(favoured: int) -> list[str]:
     out = []
     for row in range(10):
         beach = row in (0, 9)
@@ -161,6 +161,12 @@ def _grid() -> list[str]:
                     f'x="{x + 17}" y="{y + 19}" width="22" height="16" rx="3"/>'
                 )
         label = {0: "A", 9: "B"}.get(row, str(row))
+        if beach and favoured == (0 if row == 0 else 1):
+            out.append(
+                f'<g class="akvo-board-favoured" data-side="{label}">'
+                f"<title>Météo favorable à {label}</title>"
+                f'<circle cx="{LEFT - 12}" cy="{cell_y(row) + 28}" r="10"/></g>'
+            )
         out.append(
             f'<text class="akvo-board-axis" x="{LEFT - 12}" y="{cell_y(row) + 32}" '
             f'text-anchor="middle">{label}</text>'
@@ -254,7 +260,7 @@ def board_svg(state: MatchState, viewer: int | None = None, clickable: Collectio
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
         f'class="akvo-board-svg" role="group" aria-label="Plateau, tour {state.turn}">',
-        *_grid(),
+        *_grid(state.favoured),
         *_lighthouse(state.turn, state.tier),
     ]
     for view in views:

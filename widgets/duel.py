@@ -15,7 +15,7 @@ from akvo.shots import RuneChoice, ShotKind
 from . import controls as c
 from .formatting import decimal, fraction, french, percent, tier_numeral
 from .plots import heatmap_figure
-from .shot import INTERCEPTION_CHOICES, KIND_CHOICES, interception_distance
+from .shot import INTERCEPTION_CHOICES, KIND_CHOICES, chest_board_note, interception_distance
 
 RUNE_NAMES: dict[RuneChoice, str] = {
     None: "Aucune",
@@ -43,6 +43,7 @@ class RuneDuel(w.VBox):
         self.table = c.html("akvo-table")
         self.table.add_class("akvo-duel-table")
         self.summary = c.html("akvo-duel-summary")
+        self.board_note = c.html("akvo-duel-board-note")
         self.duel: engine.RuneDuel = engine.rune_duel(kind, tier_for_turn(turn), distance)
         self._heatmap, self._colours, self.figure = _payoff_figure()
         super().__init__()
@@ -53,6 +54,7 @@ class RuneDuel(w.VBox):
                     w.HBox([self.turn, self.tier_label]),
                     self.distance,
                     self.interception,
+                    self.board_note,
                     w.HBox([self.table, self.figure]),
                     self.summary,
                 ],
@@ -72,7 +74,14 @@ class RuneDuel(w.VBox):
         )
 
     def _update(self, _change: Any = None) -> None:
-        self.interception.layout.display = "" if self.kind.value == "chest" else "none"
+        is_chest = self.kind.value == "chest"
+        self.interception.layout.display = "" if is_chest else "none"
+        self.distance.description = "Distance du coffre" if is_chest else "Distance du tir"
+        self.board_note.value = (
+            chest_board_note(self.distance.value, interception_distance(self.interception))
+            if is_chest
+            else ""
+        )
         self.tier_label.value = f"palier {tier_numeral(tier_for_turn(self.turn.value))}"
         self.duel = duel = self.compute()
         self.table.value = payoff_table(duel)

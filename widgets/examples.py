@@ -20,10 +20,10 @@ from .formatting import (
     decimal,
     fraction,
     french,
+    how_often,
     percent,
     signed,
     tier_numeral,
-    times_in_ten,
     turns_of_tier,
 )
 
@@ -85,7 +85,7 @@ def mage_shot_example(tier: int, distance: int, resilience: int = 0) -> Markdown
         f"- défense critique, le tireur recule : {_odds(o['defence_critical'])} ;\n"
         f"- la cible recule d’une case : {_odds(o['push_1'])} ;\n"
         f"- la cible recule de deux cases : {_odds(o['push_2'])}.\n\n"
-        f"Vous repoussez la cible {times_in_ten(shot.p_push)}."
+        f"{how_often('Vous', 'repoussez', 'la cible', shot.p_push)}."
     )
 
 

@@ -42,9 +42,39 @@ def fraction(value: Fraction) -> str:
 
 
 def times_in_ten(probability: Number) -> str:
-    """``0.41`` → ``4 fois sur 10``: the plain-French reading of a probability."""
-    count = int(Fraction(probability) * 10 + Fraction(1, 2))  # half rounds up
+    """``0.41`` → ``4 fois sur 10``: the plain-French reading of a probability.
+
+    Rounded half up to tenths, except at both ends, where a rounded count would lie:
+    ``jamais`` / ``toujours`` only for 0 and 1, ``presque jamais`` below 1 %, ``moins d’une
+    fois sur 10`` below 5 %, ``plus de 9 fois sur 10`` from 95 %, ``presque toujours`` above
+    99 %.
+    """
+    p = Fraction(probability)
+    count = int(p * 10 + Fraction(1, 2))  # half rounds up
+    if count == 0:
+        if p == 0:
+            return "jamais"
+        return "presque jamais" if p < Fraction(1, 100) else "moins d’une fois sur 10"
+    if count == 10:
+        if p == 1:
+            return "toujours"
+        return "presque toujours" if p > Fraction(99, 100) else "plus de 9 fois sur 10"
     return f"{count} fois sur 10"
+
+
+def how_often(subject: str, verb: str, rest: str, probability: Number) -> str:
+    """A French clause saying how often: ``Vous repoussez la cible 4 fois sur 10``.
+
+    ``jamais`` needs the negation around the verb: ``votre tireur ne recule presque
+    jamais``, ``vous n’atteignez jamais le coffre``.
+    """
+    often = times_in_ten(probability)
+    if often.endswith("jamais"):
+        ne = "n’" if verb[:1].lower() in "aeéèêiouyh" else "ne "
+        words = [subject, f"{ne}{verb}", often, rest]
+    else:
+        words = [subject, verb, rest, often]
+    return " ".join(word for word in words if word)
 
 
 def signed(value: int) -> str:

@@ -10,7 +10,7 @@ import numpy as np
 
 from akvo.errors import ShotError
 from akvo.rules import DISTANCES, TIERS
-from akvo.shots import ShotKind, Side
+from akvo.shots import ShotKind, Side, chest_shot_on_board
 from akvo.tables import OddsGrid, odds_grid
 
 from . import controls as c
@@ -22,6 +22,7 @@ from .shot import (
     INTERCEPTION_CHOICES,
     KIND_CHOICES,
     interception_distance,
+    off_board_note,
 )
 
 #: Colour range of each metric: P(push) is a probability, expected points reach 2.
@@ -51,6 +52,7 @@ class WindMatrix(w.VBox):
         )
         self.resilience = c.slider("Résilience (cible)", 0, 3, 0, "akvo-matrix-resilience")
         self.caption = c.html("akvo-matrix-caption")
+        self.board_note = c.html("akvo-matrix-board-note")
         self.table = c.html("akvo-table")
         self.table.add_class("akvo-matrix-table")
         self.grid: OddsGrid | None = None
@@ -65,6 +67,7 @@ class WindMatrix(w.VBox):
                     self.defence_rune,
                     self.resilience,
                     self.caption,
+                    self.board_note,
                     w.HBox([self.table, self.figure]),
                 ],
                 "akvo-matrix",
@@ -100,6 +103,10 @@ class WindMatrix(w.VBox):
     def _update(self, _change: Any = None) -> None:
         kind = self.kind.value
         self.interception.layout.display = "" if kind == "chest" else "none"
+        # For a chest shot the defender is the interceptor (R17).
+        who = "intercepteur" if kind == "chest" else "cible"
+        self.resilience.description = f"Résilience ({who})"
+        self.board_note.value = matrix_board_note(self) if kind == "chest" else ""
         try:
             self.grid = self.compute()
         except ShotError:
@@ -108,7 +115,10 @@ class WindMatrix(w.VBox):
                 "Personne ne peut intercepter : la rune choisie ne peut pas être jouée (R20)."
             )
             self.table.value = ""
+            self.board_note.value = ""
+            self.figure.layout.display = "none"  # no stale colours beside the message
             return
+        self.figure.layout.display = ""
         grid = self.grid
         what = (
             "Chance de repousser la cible"
@@ -121,6 +131,25 @@ class WindMatrix(w.VBox):
         with self._heatmap.hold_sync():
             self._colours.min, self._colours.max = low, high
             self._heatmap.color = np.array([[float(v) for v in row] for row in grid.values])
+
+
+def off_board_distances(interceptor: int | None) -> list[int]:
+    """The chest distances the board cannot produce with this interceptor (R10, R11)."""
+    return [d for d in DISTANCES if not chest_shot_on_board(d, interceptor)]
+
+
+def matrix_board_note(matrix: WindMatrix) -> str:
+    """The warning for the columns of chest shots the board cannot produce."""
+    interceptor = interception_distance(matrix.interception)
+    missing = off_board_distances(interceptor)
+    if not missing:
+        return ""
+    names = [str(d) for d in missing]
+    miles = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} ou {names[-1]}"
+    case = f"un tir sur le coffre à {miles} mile{'s' if missing[-1] > 1 else ''} " + (
+        "sans intercepteur à portée" if interceptor is None else "avec cet intercepteur"
+    )
+    return off_board_note(case, interceptor)
 
 
 def shown_value(grid: OddsGrid, tier: int, distance: int) -> str:

@@ -8,6 +8,8 @@ import bqplot as bq
 import ipywidgets as w
 
 from akvo.dice import RerollPolicy, RollOdds, roll
+from akvo.rules import MAX_RESILIENCE
+from akvo.shots import Side, shot_on_mage
 
 from . import controls as c
 from .formatting import fraction, percent
@@ -20,6 +22,12 @@ REROLL_CHOICES: tuple[tuple[str, str], ...] = (
     ("Relance : viser le critique", "critical"),
 )
 COLOURS = ("#a9b8bf", "#2a7fb8", "#e8a33d")
+BANDS = ("Échec", "Réussite", "Critique")
+#: Modifiers in the game are bonuses only; the largest is a defence with the Défense rune,
+#: Égide and full Résilience (R11, R20, R24), read from the engine.
+MAX_MODIFIER = shot_on_mage(
+    1, 1, Side(), Side(rune="defense", egide=True, resilience=MAX_RESILIENCE)
+).defence.modifier  # type: ignore[union-attr]
 
 
 class RollCalculator(w.VBox):
@@ -32,15 +40,25 @@ class RollCalculator(w.VBox):
     def __init__(self, threshold: int = 12, dice: int = 4, modifier: int = 0) -> None:
         self.dice = c.slider("Dés lancés", 1, 8, dice, "akvo-roll-dice")
         self.threshold = c.slider("Seuil", 2, 30, threshold, "akvo-roll-threshold")
-        self.modifier = c.slider("Modificateur", -4, 8, modifier, "akvo-roll-modifier")
+        self.modifier = c.slider("Modificateur", 0, MAX_MODIFIER, modifier, "akvo-roll-modifier")
         self.reroll = c.dropdown("Relance (R15)", REROLL_CHOICES, NO_REROLL, "akvo-roll-reroll")
         self.result = c.html("akvo-odds")
+        self.legend = c.html("akvo-roll-legend")
+        self.legend.value = legend_html()
         self.odds: RollOdds = roll(threshold, dice=dice, modifier=modifier)
         self._bars, self.figure = _totals_figure()
         super().__init__()
         self.children = [
             c.panel(
-                [self.dice, self.threshold, self.modifier, self.reroll, self.result, self.figure],
+                [
+                    self.dice,
+                    self.threshold,
+                    self.modifier,
+                    self.reroll,
+                    self.result,
+                    self.legend,
+                    self.figure,
+                ],
                 "akvo-roll",
             )
         ]
@@ -85,6 +103,17 @@ def odds_table(odds: RollOdds, prefix: str) -> str:
     )
 
 
+def legend_html() -> str:
+    """The chart's legend, above it: a coloured square and the name of each band."""
+    items = "".join(
+        f'<span class="akvo-roll-legend-item" style="margin-right:1.2em">'
+        f'<span style="display:inline-block;width:0.9em;height:0.9em;background:{colour};'
+        f'vertical-align:middle;margin-right:0.3em"></span>{label}</span>'
+        for colour, label in zip(COLOURS, BANDS, strict=True)
+    )
+    return f"<div>{items}</div>"
+
+
 def _totals_figure() -> tuple[bq.Bars, bq.Figure]:
     x = bq.OrdinalScale()
     y = bq.LinearScale(min=0.0)
@@ -94,8 +123,8 @@ def _totals_figure() -> tuple[bq.Bars, bq.Figure]:
         scales={"x": x, "y": y},
         type="stacked",
         colors=list(COLOURS),
-        labels=["Échec", "Réussite", "Critique"],
-        display_legend=True,
+        labels=list(BANDS),
+        display_legend=False,  # inside the plot it hid the bars: an HTML legend sits above
     )
     axes = [
         bq.Axis(scale=x, label="Total obtenu", tick_style={"font-size": "10px"}),
@@ -104,7 +133,6 @@ def _totals_figure() -> tuple[bq.Bars, bq.Figure]:
     figure = bq.Figure(
         marks=[bars],
         axes=axes,
-        legend_location="top-left",
         fig_margin={"top": 20, "bottom": 40, "left": 50, "right": 10},
         layout=w.Layout(width="100%", height="260px"),
     )

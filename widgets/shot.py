@@ -8,11 +8,12 @@ import bqplot as bq
 import ipywidgets as w
 
 from akvo.errors import ShotError
-from akvo.rules import tier_for_turn
+from akvo.rules import DISTANCES, tier_for_turn
 from akvo.shots import (
     CHEST_OUTCOMES,
     MAGE_OUTCOMES,
     MAX_SOUFFLE_DISTANCE,
+    SOUFFLE_REDUCTION,
     RelancePolicy,
     RuneChoice,
     ShotKind,
@@ -28,9 +29,9 @@ from .formatting import (
     decimal,
     fraction,
     french,
+    how_often,
     percent,
     tier_numeral,
-    times_in_ten,
 )
 
 RuneOption = tuple[RuneChoice, RelancePolicy]
@@ -85,7 +86,7 @@ SHORT_LABELS = {
     "score_2": "2 points",
 }
 COLOURS = ("#a9b8bf", "#7aa6c2", "#c05a4a", "#2a7fb8", "#e8a33d")
-DISTANCE_LIMIT = 4
+DISTANCE_LIMIT = DISTANCES[-1]  # R4, R5: the longest shot without Souffle portant
 
 
 class ShotCalculator(w.VBox):
@@ -99,8 +100,10 @@ class ShotCalculator(w.VBox):
         self.kind = c.dropdown("Cible", KIND_CHOICES, kind, "akvo-shot-kind")
         self.turn = c.slider("Tour", 1, 10, turn, "akvo-shot-turn")
         self.tier_label = c.html("akvo-shot-tier")
+        # The range stays 1–6 (Souffle portant's reach): changing a slider's maximum in the
+        # browser leaves its End key at the old one. Beyond 4 without Souffle: no shot.
         self.distance = c.slider(
-            "Distance du tir", 1, DISTANCE_LIMIT, distance, "akvo-shot-distance"
+            "Distance du tir", 1, MAX_SOUFFLE_DISTANCE, distance, "akvo-shot-distance"
         )
         self.interception = c.dropdown(
             "Intercepteur à", INTERCEPTION_CHOICES, 1, "akvo-shot-interception"
@@ -217,26 +220,24 @@ class ShotCalculator(w.VBox):
     # --- Display --------------------------------------------------------------------------
 
     def _update(self, _change: Any = None) -> None:
-        # Souffle portant brings a target up to 6 away into range (R24).
-        self.distance.max = MAX_SOUFFLE_DISTANCE if self.souffle.value else DISTANCE_LIMIT
         is_chest = self.kind.value == "chest"
         self._interception_row.layout.display = "" if is_chest else "none"
         self.distance.description = "Distance du coffre" if is_chest else "Distance du tir"
         tier = tier_for_turn(self.turn.value)
         self.tier_label.value = f"palier {tier_numeral(tier)}"
+        if not self.souffle.value and self.distance.value > DISTANCE_LIMIT:
+            self._no_shot(out_of_range(self.distance.value, is_chest))
+            return
         self.board_note.value = board_note(self) if is_chest else ""
         try:
             self.odds = self.compute()
         except ShotError:
-            self.odds = None
-            self.main.value = ""
-            self.sentence.value = french(
+            self._no_shot(
                 "Personne ne peut intercepter : la rune choisie n’aurait rien à modifier, "
                 "elle ne peut pas être jouée (R20)."
             )
-            self.table.value = ""
-            _draw(self._bars, (), ())
             return
+        self.figure.layout.display = ""
         self.main.value = french(headline(self.odds))
         self.sentence.value = french(sentence(self.odds))
         self.table.value = outcome_table(self.odds)
@@ -247,6 +248,26 @@ class ShotCalculator(w.VBox):
             [float(self.odds.outcomes[k]) * 100 for k in keys],
         )
 
+    def _no_shot(self, why: str) -> None:
+        """No odds to show: say why, and hide the chart rather than leave an empty frame."""
+        self.odds = None
+        self.main.value = ""
+        self.sentence.value = french(why)
+        self.table.value = ""
+        self.board_note.value = ""
+        _draw(self._bars, (), ())
+        self.figure.layout.display = "none"
+
+
+def out_of_range(distance: int, is_chest: bool) -> str:
+    """Why a shot from beyond 4 miles needs Souffle portant (R4, R5, R24)."""
+    what = "le coffre est" if is_chest else "la cible est"
+    return (
+        f"À {distance} miles, {what} hors de portée : un tir porte à {DISTANCE_LIMIT} miles "
+        f"au plus (R4, R5). Le Souffle portant rapproche la cible de {SOUFFLE_REDUCTION} "
+        "miles (R24) : cochez-le pour tirer de si loin."
+    )
+
 
 def interception_distance(control: Any) -> int | None:
     """The interception distance an interceptor drop-down means (``None``: nobody)."""
@@ -256,10 +277,22 @@ def interception_distance(control: Any) -> int | None:
 
 def board_note(calculator: ShotCalculator) -> str:
     """A warning when the board cannot produce the chosen chest shot (R10, R11, R24)."""
-    interceptor = interception_distance(calculator.interception)
-    souffle = calculator.souffle.value
-    if chest_shot_on_board(calculator.distance.value, interceptor, souffle=souffle):
+    return chest_board_note(
+        calculator.distance.value,
+        interception_distance(calculator.interception),
+        souffle=calculator.souffle.value,
+    )
+
+
+def chest_board_note(distance: int, interceptor: int | None, *, souffle: bool = False) -> str:
+    """The warning for a chest shot the board cannot produce (empty when it can)."""
+    if chest_shot_on_board(distance, interceptor, souffle=souffle):
         return ""
+    return off_board_note("ce cas", interceptor)
+
+
+def off_board_note(case: str, interceptor: int | None) -> str:
+    """« Sur le plateau, {case} n’arrive pas », with the reason (R10, R11, R24)."""
     if interceptor is None:
         why = (
             "le défenseur du couloir est toujours à portée d’interception, sauf pour un tir "
@@ -271,7 +304,7 @@ def board_note(calculator: ShotCalculator) -> str:
             "près du tireur que le coffre, lui-même à 2 cases au moins (R10, R11)"
         )
     return french(
-        f'<p class="akvo-note">Sur le plateau, ce cas n’arrive pas : {why}. '
+        f'<p class="akvo-note">Sur le plateau, {case} n’arrive pas : {why}. '
         "Les chances restent calculées, pour comparer.</p>"
     )
 
@@ -298,14 +331,10 @@ def headline(odds: ShotOdds) -> str:
 def sentence(odds: ShotOdds) -> str:
     """The shot in one plain French sentence."""
     if odds.kind == "mage":
-        return (
-            f"Vous repoussez la cible {times_in_ten(odds.p_push)} ; "
-            f"votre tireur recule {times_in_ten(odds.p_shooter_pushed)}."
-        )
-    return (
-        f"Vous capturez le coffre {times_in_ten(odds.p_score)} ; "
-        f"votre tireur recule {times_in_ten(odds.p_shooter_pushed)}."
-    )
+        hit = how_often("Vous", "repoussez", "la cible", odds.p_push)
+    else:
+        hit = how_often("Vous", "capturez", "le coffre", odds.p_score)
+    return f"{hit} ; {how_often('votre tireur', 'recule', '', odds.p_shooter_pushed)}."
 
 
 def outcome_table(odds: ShotOdds) -> str:
