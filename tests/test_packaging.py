@@ -85,3 +85,16 @@ def test_widgets_package_is_importable_as_akvo_widgets() -> None:
     import akvo_widgets
 
     assert Path(akvo_widgets.__file__).parent == ROOT / "widgets"
+
+
+def test_every_package_folder_is_installed() -> None:
+    """A non-editable install ships only the listed packages: every folder must be there."""
+    listed = set(
+        tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
+    )
+    found = set()
+    for top, name in (("akvo", "akvo"), ("widgets", "akvo_widgets")):
+        for init in (ROOT / top).rglob("__init__.py"):
+            parts = init.parent.relative_to(ROOT / top).parts
+            found.add(".".join((name, *parts)))
+    assert found == listed

@@ -124,6 +124,32 @@ CHAPTERS: tuple[Chapter, ...] = (
         sections=("fin de match",),
     ),
     Chapter(
+        "premier-tour.ipynb",
+        "Votre premier tour",
+        "un tour guidé, coup par coup, sur le vrai moteur",
+        part="Jouer",
+        sections=("séquence d’un tour",),
+    ),
+    Chapter(
+        "jouer-un-match.ipynb",
+        "Jouer un match",
+        "un match entier contre un bot ou à deux sur le même écran",
+        part="Jouer",
+        sections=("séquence d’un tour", "fin de match"),
+    ),
+    Chapter(
+        "rejouer-un-match.ipynb",
+        "Revoir un match",
+        "enregistrer, charger et revoir un match coup par coup, avec les chances de chaque option",
+        part="Jouer",
+    ),
+    Chapter(
+        "exercices.ipynb",
+        "Exercices",
+        "choisir le meilleur tir, noté avec les chances exactes",
+        part="Jouer",
+    ),
+    Chapter(
         "laboratoire.ipynb",
         "Le laboratoire",
         "des milliers de matchs joués par des bots, taux de victoire et intervalles",

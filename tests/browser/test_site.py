@@ -29,9 +29,13 @@ from akvo.variants import weather_favoured_turns
 from akvo_widgets import TurnStepper, UltimeScenes
 from akvo_widgets import chapters as manifest
 from akvo_widgets.chapters import Chapter
-from akvo_widgets.formatting import decimal, percent
+from akvo_widgets.formatting import decimal, french, percent
 from akvo_widgets.game_view import log_html
 from akvo_widgets.glossary import BY_ANCHOR
+from akvo_widgets.play.decisions import orders_summary
+from akvo_widgets.play.exercises import make_exercise, score_text
+from akvo_widgets.play.replay import ReplayViewer, counter_text
+from akvo_widgets.play.tutorial import LESSON, progress_text
 from akvo_widgets.positions import play_move, verdict
 from akvo_widgets.sharing import default_split, sharing_notes
 from akvo_widgets.team_errors import team_error_french
@@ -229,6 +233,34 @@ def _end(page: Page) -> str:
     return _visible(log_html(lines))
 
 
+def _first_turn(page: Page) -> str:
+    """Program the lesson's orders with the toggles, confirm with Enter."""
+    for lane in ("surfeur", "plongeur"):
+        page.locator(f".akvo-play-order-{lane} button", has_text="Tirer").click()
+    page.locator(".akvo-play-orders-confirm").press("Enter")
+    after = next(i for i, step in enumerate(LESSON) if i > 1 and step.who == "you")
+    return progress_text(after)
+
+
+def _match(page: Page) -> str:
+    page.locator(".akvo-play-order-pedalair button", has_text="Tirer").click()
+    return orders_summary("orders TAAA AA")
+
+
+def _replay(page: Page) -> str:
+    steps = ReplayViewer.example().steps
+    _press(page, ".akvo-replay-slider", "ArrowLeft")
+    return counter_text(steps - 1, steps)
+
+
+def _exercise(page: Page) -> str:
+    number = page.locator(".akvo-exercise-number [data-number]").get_attribute("data-number")
+    exercise = make_exercise(int(number or 0))
+    best = exercise.options[exercise.correct]
+    page.locator(".akvo-exercise-answer", has_text=_same_text(best)).click()
+    return french(score_text(1, 1))
+
+
 #: Per chapter: the number shown, and the move that must change it to the returned text.
 #: Every chapter of the manifest needs one (test_every_chapter_has_an_interaction).
 INTERACTIONS: dict[str, tuple[str, Callable[[Page], str]]] = {
@@ -249,6 +281,10 @@ INTERACTIONS: dict[str, tuple[str, Callable[[Page], str]]] = {
     "annexe-jeux-voisins.ipynb": (".akvo-va-win", _siblings),
     "ultimes-en-jeu.ipynb": (".akvo-stepper-step", _ultimes),
     "fin-du-match.ipynb": (".akvo-end-verdict", _end),
+    "premier-tour.ipynb": (".akvo-tutorial-progress", _first_turn),
+    "jouer-un-match.ipynb": (".akvo-play-orders-summary", _match),
+    "rejouer-un-match.ipynb": (".akvo-replay-counter", _replay),
+    "exercices.ipynb": (".akvo-exercise-score", _exercise),
 }
 
 

@@ -1,0 +1,141 @@
+"""The play pages in headless Chromium: a whole match against the « normal » bot through
+clicks and keys only, saved, loaded in the replay viewer and checked against the engine;
+the guided first turn completed the same way."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from akvo.match import replay
+from akvo_widgets.play.decisions import action_css
+from akvo_widgets.play.game import result_text
+from akvo_widgets.play.labels import LATERAL_CHARACTERS
+from akvo_widgets.play.replay import counter_text
+from akvo_widgets.play.tutorial import LESSON, lesson_position, progress_text
+from tests.browser.test_site import WAIT, _same_text, open_page, screenshot
+
+MAX_DECISIONS = 600  # a match takes about 100 human decisions; this only bounds a runaway
+
+
+def lesson_scores() -> list[int]:
+    """The scores after the lesson, as the engine plays it."""
+    state = lesson_position()
+    for step in LESSON:
+        state.apply_action(step.action)
+    return list(state.scores)
+
+
+def open_widget_page(page: Page, base_url: str, file: str, widget: str) -> None:
+    """Open a page until its widget shows: on an overloaded machine Voilà's pre-heated
+    kernel may lose a cell's output ("Timeout waiting for IOPub output"); a reload takes a
+    fresh kernel."""
+    for _attempt in range(3):
+        open_page(page, base_url, file)
+        try:
+            page.locator(widget).first.wait_for(state="visible", timeout=WAIT // 2)
+        except PlaywrightTimeout:
+            continue
+        return
+    expect(page.locator(widget).first).to_be_visible(timeout=WAIT)
+
+
+def _moves(page: Page) -> str:
+    return page.locator(".akvo-play .akvo-play-status-line").first.get_attribute("data-moves") or ""
+
+
+def _press_first_button(page: Page, by_keyboard: bool) -> None:
+    """Press the first offered decision (Enter on the focused button, or a click), then wait
+    until the engine has applied it and the page has redrawn (the status line, and its
+    move count, is the last thing a redraw changes)."""
+    before = _moves(page)
+    button = page.locator(".akvo-play-decisions .akvo-play-action").first
+    if by_keyboard:
+        button.focus()
+        button.press("Enter")
+    else:
+        button.click()
+    page.wait_for_function(
+        """before => document.querySelector('.akvo-play .akvo-play-status-line')
+            .dataset.moves !== before""",
+        arg=before,
+        timeout=WAIT,
+    )
+
+
+def test_a_whole_match_against_the_normal_bot_then_its_replay(
+    page: Page, base_url: str, screenshots: Path, tmp_path: Path
+) -> None:
+    open_widget_page(page, base_url, "jouer-un-match.ipynb", ".akvo-play-opponent")
+    opponent = page.locator(".akvo-play-opponent select")
+    expect(opponent).to_be_visible(timeout=WAIT)
+    opponent.select_option(label="Bot « normal »")
+    expect(page.locator(".akvo-play-orders-confirm")).to_be_visible(timeout=WAIT)
+    result = page.locator(".akvo-play-result")
+    for decision in range(MAX_DECISIONS):
+        if page.locator(".akvo-play-result p").count():
+            break
+        _press_first_button(page, by_keyboard=decision % 2 == 0)
+    expect(result).to_contain_text("Fin du match", timeout=WAIT)
+    screenshot(page, screenshots, "jouer-un-match-fin.ipynb")
+
+    with page.expect_download() as download:
+        page.locator("a.akvo-play-download").click()
+    saved = tmp_path / "match.json"
+    download.value.save_as(saved)
+    record = json.loads(saved.read_text())
+    final = replay(record)
+    assert final.is_terminal()
+    expect(result).to_have_text(_same_text(result_text(final)))
+
+    open_widget_page(page, base_url, "rejouer-un-match.ipynb", ".akvo-replay-counter")
+    expect(page.locator(".akvo-replay-counter")).to_be_visible(timeout=WAIT)
+    with page.expect_file_chooser() as chooser:
+        page.locator(".akvo-replay-upload").click()
+    chooser.value.set_files(str(saved))
+    steps = len(record["actions"])
+    counter = page.locator(".akvo-replay-counter")
+    expect(counter).to_have_text(_same_text(counter_text(steps, steps)), timeout=WAIT)
+    last_event = final.events[-1].replace("'", "’")
+    expect(page.locator(".akvo-replay .akvo-play-log li").first).to_have_text(
+        re.compile(re.escape(last_event).replace(r"\ ", r"[\s\u00a0\u202f]"))
+    )
+    status = page.locator(".akvo-replay .akvo-play-status-line")
+    expect(status).to_have_attribute("data-moves", str(len(final.history)))
+    a, b = final.scores
+    expect(status).to_contain_text(re.compile(rf"A\s{a}\s–\s{b}\sB"))
+    page.locator(".akvo-replay-back").press("Enter")
+    expect(counter).to_have_text(_same_text(counter_text(steps - 1, steps)), timeout=WAIT)
+
+
+def test_the_first_turn_is_completed_with_clicks_and_keys(page: Page, base_url: str) -> None:
+    open_widget_page(page, base_url, "premier-tour.ipynb", ".akvo-tutorial-progress")
+    progress = page.locator(".akvo-tutorial-progress")
+    expect(progress).to_be_visible(timeout=WAIT)
+    for index, step in enumerate(LESSON):
+        if step.who != "you":
+            continue
+        expect(progress).to_have_text(_same_text(progress_text(index)), timeout=WAIT)
+        if step.action.startswith("orders"):
+            lateral, ship = step.action.split()[1:]
+            for lane, token in zip(LATERAL_CHARACTERS, lateral, strict=True):
+                if token == "T":
+                    page.locator(f".akvo-play-order-{lane} button", has_text="Tirer").click()
+            assert ship == "AA"  # the default double token
+            page.locator(".akvo-play-orders-confirm").press("Enter")
+        else:
+            button = page.locator(f".akvo-play-decisions .{action_css(step.action)}")
+            if index % 2:
+                button.press("Enter")
+            else:
+                button.click()
+    expect(progress).to_have_text(_same_text(progress_text(len(LESSON))), timeout=WAIT)
+    expect(page.locator("a.akvo-tutorial-next")).to_have_attribute("href", "jouer-un-match.ipynb")
+    a, b = lesson_scores()
+    expect(page.locator(".akvo-tutorial .akvo-play-status-line")).to_contain_text(
+        re.compile(rf"A\s{a}\s–\s{b}\sB")
+    )

@@ -1,0 +1,147 @@
+"""The decision panel: every legal action of the side to play as a real, focusable button.
+
+The orders (secret programming) are composed with toggle buttons — four lateral tokens and
+the ship's double token — then confirmed; every other decision is one button per legal
+action, labelled in French, with the exact odds of each target at a target decision
+(:func:`akvo.match.preview.target_values`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from html import escape
+
+import ipywidgets as widgets
+
+from akvo.match import MatchState
+from akvo.match.actions import SHIP_TOKENS
+from akvo.match.preview import target_values
+
+from ..formatting import french
+from .labels import (
+    LATERAL_CHARACTERS,
+    LATERAL_LABELS,
+    SHIP_TOKEN_LABELS,
+    action_label,
+    character,
+    orders_label,
+)
+from .view import value_text
+
+ACTION_CLASS = "akvo-play-action"
+
+
+def action_css(action: str) -> str:
+    """A CSS class naming the action, for tests: ``shoot chest`` → ``akvo-do-shoot-chest``."""
+    return "akvo-do-" + re.sub(r"[^a-z0-9]+", "-", action.lower()).strip("-")
+
+
+def option_labels(state: MatchState) -> dict[str, str]:
+    """Each legal action's French label, with its exact value at a target decision."""
+    legal = state.legal_actions()
+    values = target_values(state) if state.phase_name() == "target" else {}
+    labels = {}
+    for action in legal:
+        label = action_label(state, action)
+        if action in values:
+            label += " — " + value_text(action, values[action])
+        labels[action] = label
+    return labels
+
+
+class OrdersComposer(widgets.VBox):  # type: ignore[misc]
+    """The secret programming: one token per lateral lane and the ship's double token."""
+
+    def __init__(self, on_orders: Callable[[str], None]) -> None:
+        self.lanes = [
+            widgets.ToggleButtons(
+                options=[(LATERAL_LABELS[t], t) for t in "AT"],
+                value="A",
+                description=character(name),
+                style={"description_width": "7em", "button_width": "6em"},
+            )
+            for name in LATERAL_CHARACTERS
+        ]
+        for name, lane in zip(LATERAL_CHARACTERS, self.lanes, strict=True):
+            lane.add_class(f"akvo-play-order-{name}")
+        self.ship = widgets.ToggleButtons(
+            options=[(french(SHIP_TOKEN_LABELS[t]), t) for t in SHIP_TOKENS],
+            value="AA",
+            description="Navire",
+            style={"description_width": "7em"},
+        )
+        self.ship.add_class("akvo-play-order-ship")
+        self.confirm = widgets.Button(description="Valider les ordres")
+        self.confirm.add_class(ACTION_CLASS)
+        self.confirm.add_class("akvo-play-orders-confirm")
+        self.confirm.on_click(lambda _: on_orders(self.action))
+        self.summary = widgets.HTML()
+        self.summary.add_class("akvo-play-orders-summary")
+        for toggle in (*self.lanes, self.ship):
+            toggle.observe(lambda _change: self._summarise(), "value")
+        super().__init__([*self.lanes, self.ship, self.summary, self.confirm])
+        self.add_class("akvo-play-orders")
+        self._summarise()
+
+    def _summarise(self) -> None:
+        self.summary.value = f"<p>{escape(orders_summary(self.action))}</p>"
+
+    @property
+    def action(self) -> str:
+        lateral = "".join(lane.value for lane in self.lanes)
+        return f"orders {lateral} {self.ship.value}"
+
+    def reset(self) -> None:
+        """Back to all-Avancer, so that one side's choices never show to the other."""
+        for lane in self.lanes:
+            lane.value = "A"
+        self.ship.value = "AA"
+
+
+def orders_summary(action: str) -> str:
+    """The orders being composed, as one French sentence."""
+    return french("Vos ordres : " + orders_label(action.removeprefix("orders ")))
+
+
+class ActionButtons:
+    """One button per legal action (orders excepted), in the engine's order.
+
+    The buttons are reused from decision to decision (only their text and CSS class
+    change): creating widgets is the slowest part of a redraw, in the kernel and the page.
+    A press plays the action the button shows now, as the kernel knows it.
+    """
+
+    def __init__(self, on_action: Callable[[str], None]) -> None:
+        self.on_action = on_action
+        self.pool: list[widgets.Button] = []
+        self.actions: list[str] = []
+
+    def _button(self, index: int) -> widgets.Button:
+        while len(self.pool) <= index:
+            button = widgets.Button(layout=widgets.Layout(width="auto"))
+            button.add_class(ACTION_CLASS)
+            position = len(self.pool)
+            button.on_click(lambda _, i=position: self._pressed(i))
+            self.pool.append(button)
+        return self.pool[index]
+
+    def _pressed(self, index: int) -> None:
+        if index < len(self.actions):
+            self.on_action(self.actions[index])
+
+    def show(self, state: MatchState) -> dict[str, widgets.Button]:
+        """Label the first buttons with the legal actions of ``state``; returns them."""
+        labels = option_labels(state)
+        shown: dict[str, widgets.Button] = {}
+        for index, (action, label) in enumerate(labels.items()):
+            button = self._button(index)
+            if index < len(self.actions):
+                button.remove_class(action_css(self.actions[index]))
+            button.add_class(action_css(action))
+            button.description = label
+            shown[action] = button
+        for index in range(len(labels), min(len(self.actions), len(self.pool))):
+            self.pool[index].remove_class(action_css(self.actions[index]))
+        self.actions = list(labels)
+        return shown

@@ -1,0 +1,199 @@
+"""« Revoir un match »: step through a recorded match, forward and back, on the board.
+
+At each step the viewer shows the position, the event log up to there, and the move that
+led to it: for a decision, every option that was open (with the exact value of each target,
+from :func:`akvo.match.preview.target_values`) and the one chosen; for dice, the faces and
+the exact chance that the roll succeeds (:func:`akvo.dice.roll`).
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+import ipywidgets as widgets
+
+from akvo.dice import roll
+from akvo.match import MatchState, new_match, play_match, replay
+from akvo.match.board import SIDE_NAMES
+
+from ..formatting import NBSP, percent
+from .decisions import option_labels
+from .game import STYLE
+from .labels import action_label, faces
+from .opponents import default_bot, make_opponent
+from .records import RecordError, load_record
+from .view import log_html, make_board, status_html, typeset
+
+
+def replay_states(record: dict[str, Any]) -> list[MatchState]:
+    """The position before the first recorded action, then after each one."""
+    state = replay({**record, "actions": []})
+    states = [state]
+    for action in record["actions"]:
+        state = state.child(action)
+        states.append(state)
+    return states
+
+
+EXAMPLE_SEED = 2026
+
+
+def counter_text(step: int, steps: int) -> str:
+    return f"Coup {step} sur {steps}"
+
+
+def step_html(before: MatchState, action: str) -> str:
+    """The move from ``before``: the options that were open and the one chosen, or dice."""
+    if before.is_chance_node():
+        return _chance_html(before, action)
+    who = SIDE_NAMES[before.current_player]
+    if before.phase_name() == "orders":  # 64 programmings: show the one chosen
+        return f"<p><b>{who} programme ses ordres.</b> {escape(action_label(before, action))}</p>"
+    rows = []
+    for option, label in option_labels(before).items():
+        chosen = option == action
+        mark = "✔" if chosen else ""
+        css = ' class="akvo-replay-chosen"' if chosen else ""
+        rows.append(f"<li{css}>{mark} {escape(label)}</li>")
+    head = escape(typeset(before.prompt()))
+    return (
+        f"<p><b>{who} décide.</b> {head}</p>"
+        f'<ul class="akvo-replay-option-list">{"".join(rows)}</ul>'
+    )
+
+
+def _chance_html(before: MatchState, action: str) -> str:
+    head = escape(typeset(before.prompt()))
+    if not action.startswith("roll"):
+        return f"<p>{head} Résultat{NBSP}: {escape(action.replace('weather', 'météo'))}.</p>"
+    text = f'<p>{head} <span class="akvo-play-faces">{escape(faces(action))}</span></p>'
+    if before.phase_name() == "roll":
+        modifier, threshold = before.roll_target()
+        dice = len(action) - len("roll ")
+        chance = roll(threshold, dice=dice, modifier=modifier).success
+        text += f"<p>Chance de réussir ce jet{NBSP}: {percent(chance)} (valeur exacte).</p>"
+    return text
+
+
+class ReplayViewer(widgets.VBox):  # type: ignore[misc]
+    """Load a record (file picker, or ``record=``) and step through it."""
+
+    def __init__(self, record: dict[str, Any] | None = None) -> None:
+        self.step: int = 0
+        self.upload = widgets.FileUpload(accept=".json", multiple=False, description="Ouvrir")
+        self.upload.add_class("akvo-replay-upload")
+        self.upload.observe(self._on_upload, "value")
+        self.message = widgets.HTML()
+        self.message.add_class("akvo-replay-message")
+        self.first = self._button("⏮ Début", "akvo-replay-first", lambda: self.go(0))
+        self.back = self._button("◀ Précédent", "akvo-replay-back", lambda: self.go(self.step - 1))
+        self.forward = self._button(
+            "Suivant ▶", "akvo-replay-forward", lambda: self.go(self.step + 1)
+        )
+        self.last = self._button("Fin ⏭", "akvo-replay-last", lambda: self.go(self.steps))
+        self.slider = widgets.IntSlider(min=0, max=0, value=0, description="Coup")
+        self.slider.add_class("akvo-replay-slider")
+        self.slider.observe(lambda change: self.go(int(change["new"])), "value")
+        self.status = widgets.HTML()
+        self.status.add_class("akvo-play-status")
+        self.counter = widgets.HTML()
+        self.counter.add_class("akvo-replay-counter")
+        self.detail = widgets.HTML()
+        self.detail.add_class("akvo-replay-step")
+        self.events = widgets.HTML()
+        self.events.add_class("akvo-play-log")
+        self.states: list[MatchState] = []
+        self.record: dict[str, Any] | None = None
+        self.board = make_board(new_match(), None, lambda _action: None, interactive=False)
+        self.board.layout.flex = "1 1 22em"
+        controls = widgets.HBox([self.first, self.back, self.forward, self.last])
+        controls.layout.flex_flow = "row wrap"
+        side = widgets.VBox([self.status, self.counter, self.detail])
+        side.layout.flex = "1 1 20em"
+        main = widgets.HBox([self.board, side])
+        main.layout.flex_flow = "row wrap"
+        super().__init__(
+            [
+                widgets.HTML(STYLE),
+                self.upload,
+                self.message,
+                controls,
+                self.slider,
+                main,
+                self.events,
+            ]
+        )
+        self.add_class("akvo-play")
+        self.add_class("akvo-widget")
+        self.add_class("akvo-replay")
+        if record is not None:
+            self.load(record)
+        else:
+            self._show_empty()
+
+    def _button(self, label: str, css: str, action: Any) -> widgets.Button:
+        button = widgets.Button(description=label)
+        button.add_class(css)
+        button.on_click(lambda _: action())
+        return button
+
+    @property
+    def steps(self) -> int:
+        return len(self.states) - 1
+
+    def load(self, record: dict[str, Any]) -> None:
+        """Show a record (already checked by the engine) from its last position."""
+        self.record = record
+        self.states = replay_states(record)
+        self.slider.max = self.steps
+        self.message.value = (
+            f"<p>Match chargé{NBSP}: {self.steps} coups et jets. "
+            "Avancez ou reculez avec les boutons ou le curseur.</p>"
+        )
+        self.go(self.steps)
+
+    def load_bytes(self, data: bytes) -> None:
+        """A file's bytes: loaded if it is a valid record, else a French message only."""
+        try:
+            record, _final = load_record(data)
+        except RecordError as error:
+            self.message.value = f'<p role="alert">{escape(typeset(str(error)))}</p>'
+            return
+        self.load(record)
+
+    def _on_upload(self, change: dict[str, Any]) -> None:
+        files = change["new"]
+        if files:
+            self.load_bytes(bytes(files[0]["content"]))
+
+    @property
+    def state(self) -> MatchState | None:
+        return self.states[self.step] if self.states else None
+
+    def go(self, step: int) -> None:
+        if not self.states:
+            return
+        self.step = max(0, min(self.steps, step))
+        self.slider.value = self.step
+        state = self.states[self.step]
+        self.board.state = state
+        self.status.value = status_html(state)
+        self.events.value = log_html(state.events)
+        self.counter.value = f"<p>{counter_text(self.step, self.steps)}</p>"
+        if self.step == 0:
+            self.detail.value = "<p>Position de départ.</p>"
+        else:
+            assert self.record is not None
+            action = self.record["actions"][self.step - 1]
+            self.detail.value = step_html(self.states[self.step - 1], action)
+
+    @classmethod
+    def example(cls, seed: int = EXAMPLE_SEED) -> ReplayViewer:
+        """A viewer opened on a whole match played by the engine's bots (seeded)."""
+        bots = (make_opponent(default_bot(), seed), make_opponent(default_bot(), seed + 1))
+        return cls(play_match(seed, bots=bots).record())
+
+    def _show_empty(self) -> None:
+        self.status.value = ""
+        self.detail.value = "<p>Ouvrez un match enregistré (fichier JSON) pour le revoir.</p>"
