@@ -60,7 +60,8 @@ UNNAMED = """() => {
 
 @pytest.fixture
 def phone(browser: Browser, base_url: str) -> Iterator[Page]:
-    """A phone-sized page that may fetch nothing from outside the book servers."""
+    """A phone-sized page that may fetch nothing from outside the book servers (``blob:``
+    URLs of the book's origin are the page's own memory: anywidget loads the board from one)."""
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     context.set_default_navigation_timeout(WAIT)  # Voilà streams a page while it runs
     page = context.new_page()
@@ -68,7 +69,9 @@ def phone(browser: Browser, base_url: str) -> Iterator[Page]:
     page.on(
         "request",
         lambda r: (
-            None if r.url.startswith((base_url, LOOPBACK, "data:")) else outside.append(r.url)
+            None
+            if r.url.startswith((base_url, LOOPBACK, "data:", "blob:" + LOOPBACK))
+            else outside.append(r.url)
         ),
     )
     yield page
