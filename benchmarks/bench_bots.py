@@ -21,24 +21,18 @@ from pathlib import Path
 from akvo.bots import make_bot
 from akvo.bots.search import DEFAULT_BUDGET
 from akvo.bots.values import clear_worths
-from akvo.match import MatchState, new_match
+from akvo.match import MatchState, decisions, new_match
 from akvo.match.core import ORDERS
 
 RESULTS = Path(__file__).parent / "results" / "bots.md"
 
 
 def decision_nodes(matches: int) -> list[MatchState]:
+    """A copy of every decision node of ``matches`` greedy-vs-greedy matches."""
     nodes: list[MatchState] = []
     for seed in range(matches):
         bots = (make_bot("greedy", 2 * seed), make_bot("greedy", 2 * seed + 1))
-        rng = random.Random(seed)
-        state = new_match()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(state.sample_chance(rng))
-                continue
-            nodes.append(state.copy())
-            state.apply_action(bots[state.current_player](state))
+        nodes += [node.copy() for node in decisions(new_match(), seed, bots)]
     return nodes
 
 

@@ -13,7 +13,7 @@ from akvo.bots.search import neighbours
 from akvo.bots.values import PUSH_WEIGHT, action_worth, target_worths
 from akvo.config import RulesConfig
 from akvo.errors import AkvoError
-from akvo.match import MatchState, new_match, play_match
+from akvo.match import MatchState, decisions, new_match, play_match
 from akvo.match.phases import TARGET
 from akvo.match.preview import target_values
 from akvo.match.state import replay
@@ -84,18 +84,8 @@ def test_whole_matches_are_reproducible(name: str) -> None:
 
 def _targets(seed: int) -> list[MatchState]:
     """Target decisions met while two greedy bots play a match."""
-    found: list[MatchState] = []
     greedy = (make_bot("greedy", 1), make_bot("greedy", 2))
-    rng = random.Random(seed)
-    state = new_match()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(state.sample_chance(rng))
-            continue
-        if state.phase == TARGET:
-            found.append(state.copy())
-        state.apply_action(greedy[state.current_player](state))
-    return found
+    return [node.copy() for node in decisions(new_match(), seed, greedy) if node.phase == TARGET]
 
 
 def test_worths_are_the_previews_exact_values() -> None:

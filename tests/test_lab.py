@@ -7,6 +7,7 @@ import math
 import pytest
 from scipy import stats
 
+from akvo.bots.values import clear_worths
 from akvo.config import RulesConfig
 from akvo.errors import RulesError
 from akvo.lab import (
@@ -22,7 +23,7 @@ from akvo.lab import (
     rules_text,
     simulate,
 )
-from akvo.lab.play import MatchSpec, match_seed, play_one
+from akvo.lab.play import MatchSpec, match_seed, play_indexed, play_one
 from akvo.match.state import replay
 from akvo.teams import preset_team
 
@@ -211,3 +212,29 @@ def test_a_simulated_match_can_be_played_again_for_the_replay_viewer(small: Resu
     assert replay_match(loaded, 3).history == state.history
     with pytest.raises(LabError, match="match 99"):
         replay_match(small, 99)
+
+
+def test_simulations_skip_the_log_but_play_the_logged_match() -> None:
+    """A simulation plays without the French log; the replayed match (with its log) is the
+    same match, row for row."""
+    spec = MatchSpec(
+        preset_team("perrockiss"), preset_team("fish-tank"), ("greedy", "random"), RulesConfig(), 2
+    )
+    for index in range(3):
+        silent, row = play_indexed(spec, index)
+        logged, again = play_indexed(spec, index, log=True)
+        assert silent.history == logged.history and row == again
+        assert silent.events == logged.events[-1:] and len(logged.events) > 50
+
+
+def test_greedy_results_do_not_depend_on_the_bots_caches() -> None:
+    """The greedy bot's caches only remember exact values: a cold and a warm cache give the
+    same matches (so any split of the work over workers gives the same results)."""
+    spec = MatchSpec(
+        preset_team("perrockiss"), preset_team("fish-tank"), ("greedy", "greedy"), RulesConfig(), 4
+    )
+    clear_worths()
+    cold = [play_one(spec, index) for index in range(4)]
+    warm = [play_one(spec, index) for index in reversed(range(4))][::-1]
+    clear_worths()
+    assert [play_one(spec, index) for index in range(4)] == cold == warm

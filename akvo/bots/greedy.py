@@ -65,7 +65,7 @@ from akvo.match.board import (
 )
 from akvo.match.bots import r15_relance
 from akvo.match.core import EFFECT_EGIDE, EFFECT_TOURBILLON, EFFECT_VIGIE
-from akvo.match.flow import advance_unit, room_ahead
+from akvo.match.flow import room_ahead
 from akvo.match.phases import (
     ACTIVATE,
     ATTACK_RUNE,
@@ -217,9 +217,9 @@ class GreedyBot:
 
     def trident(self, state: MatchState) -> str:
         """Trident (up to three shots at mages, no chest) when two mage shots beat the chest."""
-        worths = target_worths(state, state.side, PLONGEUR)
-        chest = worths.pop(_CHEST_ACTION, 0.0)
-        mage = max(worths.values(), default=0.0)
+        worths = target_worths(state, state.side, PLONGEUR)  # cached: read, do not change
+        chest = worths.get(_CHEST_ACTION, 0.0)
+        mage = max((w for a, w in worths.items() if a != _CHEST_ACTION), default=0.0)
         return TRIDENT if mage > 0 and 2 * mage > chest else NO_TRIDENT
 
     def trident_more(self, state: MatchState) -> str:
@@ -319,7 +319,10 @@ class GreedyBot:
 
 
 def _worth_after_step(state: MatchState, side: int, character: int) -> float:
-    """Best worth of the character once its unit has moved one cell forward (on a copy)."""
-    ahead = state.copy()
-    advance_unit(ahead, side, UNIT_OF_CHAR[character], 1)
-    return best_worth(ahead, side, character)
+    """Best worth of the character once its unit has moved one cell forward (R10: unless
+    blocked)."""
+    unit = UNIT_OF_CHAR[character]
+    row = state.rows[side * UNITS + unit]
+    if room_ahead(state, side, unit):
+        row += FORWARD[side]
+    return best_worth(state, side, character, row=row)

@@ -85,6 +85,7 @@ class SearchBot:
 
     def _rollout(self, state: MatchState, side: int, candidate: str, rng: random.Random) -> float:
         copy = state.copy()
+        copy.log = False  # a rollout's French log is never read
         if side == 1:  # A's orders are hidden from B: replace them on the copy
             copy.orders[0] = ORDER_ACTIONS[self.opponent_orders(state, 0, rng)]
         copy.apply_action(candidate)
@@ -97,7 +98,7 @@ class SearchBot:
             if copy.turn > last:
                 return evaluate(copy, side)
             if player == CHANCE:
-                copy.apply_action(copy.sample_chance(rng))
+                copy.apply_random_chance(rng)
             elif copy.phase == ORDERS and player != side:
                 copy.apply_action(self.opponent_orders(copy, player, rng))
             else:

@@ -42,7 +42,7 @@ from akvo.match.preview import CHEST_NAME
 from akvo.match.roster import ATTAQUE, CONFUSION, DEFENSE, RELANCE
 from akvo.match.state import MatchState
 from akvo.resolution import MAX_SOUFFLE_DISTANCE, SOUFFLE_REDUCTION
-from akvo.rules import tier_for_turn
+from akvo.rules import TIE_BREAK_TURNS, tier_for_turn
 from akvo.shots import RuneChoice, Side, shot
 
 #: Points a push is worth per unit of P(push): pushing a mage back costs it a turn of
@@ -114,88 +114,140 @@ def target_worths(
     character: int,
     effects: Effects | None = None,
     souffle: bool = False,
+    row: int | None = None,
 ) -> dict[str, float]:
     """Every target in range now (``shoot …`` → worth), with the Ultime effects in force (or
     ``effects``, to ask "what if"); with ``souffle``, also the ``shoot … souffle`` shots
-    Souffle portant offers while the Pédalair's Ultime is free (R24). Do not change the
-    result: it is cached by the positions, Résilience and effects it depends on."""
+    Souffle portant offers while the Pédalair's Ultime is free (R24); with ``row``, as if
+    the character's unit stood on that row. The result is cached by everything it depends
+    on (the shooter's row, the enemy rows and Résilience, the tier, the effects that act,
+    Trident, Souffle, the rules): read it, never change it."""
     if effects is None:
         effects = (state.effects[0], state.effects[1])
     other = 1 - side
     trident = state.trident and character == PLONGEUR  # Trident's shots are at mages (R24)
     souffle = souffle and not state.ult_used[side] >> PEDALAIR & 1
-    key = (
-        souffle,
-        side,
-        character,
-        state.turn,
-        tuple(state.rows),
-        tuple(state.res[other * CHARS : other * CHARS + CHARS]),
-        effects,
-        trident,
-        state.rules,
-    )
-    found = _WORTHS.get(key)
+    rows = state.rows
+    if row is None:
+        row = rows[side * UNITS + UNIT_OF_CHAR[character]]
+    enemy = other * UNITS
+    base = other * CHARS
+    key = (side, character, souffle, trident, _TIER[state.turn], row, effects,
+           *rows[enemy : enemy + UNITS], *state.res[base : base + CHARS])  # fmt: skip
+    cache = _caches_of(state.rules)
+    positions = cache[0]
+    found = positions.get(key)
     if found is None:
-        if len(_WORTHS) > _WORTHS_SIZE:
-            _WORTHS.clear()
-        found = _WORTHS[key] = _target_worths(state, side, character, effects, trident, souffle)
+        if len(positions) > _WORTHS_SIZE:
+            positions.clear()
+        found = positions[key] = _target_worths(
+            state, side, character, effects, trident, souffle, row, cache[1]
+        )
     return found
 
 
-_WORTHS: dict[tuple[object, ...], dict[str, float]] = {}
+Caches = tuple[dict[tuple[object, ...], dict[str, float]], dict[tuple[object, ...], float]]
+#: Per rules configuration: the position cache of :func:`target_worths` and the shot worths
+#: by the small ints that decide them (cheaper to hash than :class:`Side` objects).
+_CACHES: dict[RulesConfig, Caches] = {}
 _WORTHS_SIZE = 1 << 17
+_TIER = (0, *(tier_for_turn(turn) for turn in range(1, TIE_BREAK_TURNS[-1] + 1)))
+_LAST: list[object] = [None, None]  # the last rules configuration and its caches
+
+
+def _caches_of(rules: RulesConfig) -> Caches:
+    """The caches of ``rules`` (the last one found by identity: hashing a RulesConfig costs
+    more than a cached lookup)."""
+    if _LAST[0] is rules:
+        return _LAST[1]  # type: ignore[return-value]
+    cache = _CACHES.get(rules)
+    if cache is None:
+        cache = _CACHES[rules] = ({}, {})
+    _LAST[0], _LAST[1] = rules, cache
+    return cache
 
 
 def clear_worths() -> None:
     """Forget the positions seen (benchmarks time the bots from a cold position cache)."""
-    _WORTHS.clear()
+    for positions, _ in _CACHES.values():
+        positions.clear()
+
+
+def _worth(
+    shots: dict[tuple[object, ...], float],
+    rules: RulesConfig,
+    chest: bool,
+    tier: int,
+    distance: int,
+    idist: int | None,
+    attack: tuple[bool, bool, bool],
+    defence: tuple[int, bool, bool],
+) -> float:
+    """:func:`shot_value` of an attacker (Vigie, Tourbillon, Souffle) and a defender
+    (Résilience, Égide, Tourbillon) without runes, cached by these small values."""
+    key = (chest, tier, distance, idist, *attack, *defence)
+    found = shots.get(key)
+    if found is None:
+        found = shots[key] = shot_value(
+            chest,
+            tier,
+            distance,
+            idist,
+            _attacker(attack[0], attack[1], None, attack[2]),
+            _defender(*defence),
+            rules,
+        )
+    return found
 
 
 def _target_worths(
-    state: MatchState, side: int, character: int, effects: Effects, trident: bool, souffle: bool
+    state: MatchState,
+    side: int,
+    character: int,
+    effects: Effects,
+    trident: bool,
+    souffle: bool,
+    row: int,
+    shots: dict[tuple[object, ...], float],
 ) -> dict[str, float]:
     rows = state.rows
     res = state.res
     other = 1 - side
-    row = rows[side * UNITS + UNIT_OF_CHAR[character]]
     lane = character + 1
-    tier = tier_for_turn(state.turn)
+    tier = _TIER[state.turn]
     rules = state.rules
-    mine, theirs = effects[side], effects[1 - side]
-    attack = _attacker(
-        bool(mine & EFFECT_VIGIE), character == KITESURFEUR and bool(mine & EFFECT_TOURBILLON)
-    )
+    mine, theirs = effects[side], effects[other]
+    vigie = bool(mine & EFFECT_VIGIE)
+    whirl = character == KITESURFEUR and bool(mine & EFFECT_TOURBILLON)
+    attack = (vigie, whirl, False)
+    boosted = (vigie, whirl, True)
     egide = bool(theirs & EFFECT_EGIDE)
     tourbillon = bool(theirs & EFFECT_TOURBILLON)
-    boosted = _attacker(attack.vigie, attack.tourbillon, None, True)
     out: dict[str, float] = {}
     extra: dict[str, float] = {}
     for enemy in range(CHARS):
         distance = mage_distance(row, lane, rows[other * UNITS + UNIT_OF_CHAR[enemy]], enemy + 1)
         if distance > MAX_SOUFFLE_DISTANCE:
             continue
-        defence = _defender(res[other * CHARS + enemy], egide, enemy == KITESURFEUR and tourbillon)
+        defence = (res[other * CHARS + enemy], egide, enemy == KITESURFEUR and tourbillon)
         if distance <= MAX_RANGE:
-            out[_SHOOT[enemy]] = shot_value(False, tier, distance, None, attack, defence, rules)
+            out[_SHOOT[enemy]] = _worth(shots, rules, False, tier, distance, None, attack, defence)
         if souffle and distance >= SOUFFLE_REDUCTION:
-            extra[_SHOOT[enemy] + _SOUFFLE] = shot_value(
-                False, tier, distance, None, boosted, defence, rules
+            extra[_SHOOT[enemy] + _SOUFFLE] = _worth(
+                shots, rules, False, tier, distance, None, boosted, defence
             )
     distance = chest_distance(side, row)
     if distance <= MAX_SOUFFLE_DISTANCE and not trident:
         idist = mage_distance(row, lane, rows[other * UNITS + UNIT_OF_CHAR[character]], lane)
         interception = idist if idist <= MAX_RANGE else None
-        defence = _defender(
-            res[other * CHARS + character], egide, character == KITESURFEUR and tourbillon
-        )
+        defence = (res[other * CHARS + character], egide, character == KITESURFEUR and tourbillon)
         if distance <= MAX_RANGE:
-            out[_SHOOT_CHEST] = shot_value(
-                True, tier, distance, interception, attack, defence, rules
+            out[_SHOOT_CHEST] = _worth(
+                shots, rules, True, tier, distance, interception, attack, defence
             )
         if souffle and distance >= SOUFFLE_REDUCTION:
-            extra[_SHOOT_CHEST + _SOUFFLE] = shot_value(
-                True, tier, distance, interception, boosted, defence, rules
+            extra[_SHOOT_CHEST + _SOUFFLE] = _worth(
+                shots, rules, True, tier, distance, interception, boosted, defence
             )
     out.update(extra)
     return out
@@ -207,10 +259,16 @@ _SOUFFLE = " souffle"
 
 
 def best_worth(
-    state: MatchState, side: int, character: int, effects: Effects | None = None
+    state: MatchState,
+    side: int,
+    character: int,
+    effects: Effects | None = None,
+    row: int | None = None,
 ) -> float:
-    """The best worth among the character's targets now (0 when none is in range)."""
-    return max(target_worths(state, side, character, effects).values(), default=0.0)
+    """The best worth among the character's targets now (0 when none is in range); with
+    ``row``, as if its unit stood on that row."""
+    worths = target_worths(state, side, character, effects, False, row)
+    return max(worths.values(), default=0.0)
 
 
 def action_worth(action: str, value: Fraction) -> float:
@@ -246,27 +304,23 @@ def ultime_gains(state: MatchState, side: int, effects: tuple[int, ...]) -> list
     plus what it takes from the enemy's remaining shots (orders are revealed by now)."""
     before: Effects = (state.effects[0], state.effects[1])
     all_ours, all_theirs = shooters(state, side), shooters(state, 1 - side)
+    base_ours = [best_worth(state, side, c, before) for c in all_ours]
+    base_theirs = [best_worth(state, 1 - side, c, before) for c in all_theirs]
     gains: list[float] = []
     for effect in effects:
         after = list(before)
         after[side] |= effect
         changed: Effects = (after[0], after[1])
+        gain = 0.0
         # Vigie helps our shots only, Égide hinders theirs only (R24); Tourbillon both.
-        ours = [] if effect == EFFECT_EGIDE else all_ours
-        theirs = [] if effect == EFFECT_VIGIE else all_theirs
-        base_ours = [best_worth(state, side, c, before) for c in ours]
-        base_theirs = [best_worth(state, 1 - side, c, before) for c in theirs]
-        gain = sum(
-            (best_worth(state, side, c, changed) - b for c, b in zip(ours, base_ours, strict=True)),
-            0.0,
-        )
-        gain += sum(
-            (
-                b - best_worth(state, 1 - side, c, changed)
-                for c, b in zip(theirs, base_theirs, strict=True)
-            ),
-            0.0,
-        )
+        if effect != EFFECT_EGIDE:
+            for c, b in zip(all_ours, base_ours, strict=True):
+                gain += best_worth(state, side, c, changed) - b
+        if effect != EFFECT_VIGIE:
+            taken = 0.0  # summed apart, then added: the same float sums as ever
+            for c, b in zip(all_theirs, base_theirs, strict=True):
+                taken += b - best_worth(state, 1 - side, c, changed)
+            gain += taken
         gains.append(gain)
     return gains
 

@@ -16,7 +16,7 @@ from akvo.bots import make_bot
 from akvo.config import RulesConfig
 from akvo.lab.results import MatchResult
 from akvo.match.board import CHARS, SIDE_NAMES
-from akvo.match.core import CHANCE, TERMINAL
+from akvo.match.bots import decisions
 from akvo.match.phases import ORDERS
 from akvo.match.state import MatchState, new_match
 from akvo.teams import Team
@@ -48,35 +48,32 @@ def _bot(spec: MatchSpec, side: str, index: int) -> Any:
 
 def play_one(spec: MatchSpec, index: int) -> MatchResult:
     """Play match ``index`` of a simulation and summarise it."""
-    return _play(spec, index)[1]
+    return play_indexed(spec, index)[1]
 
 
 def match_state(spec: MatchSpec, index: int) -> MatchState:
     """Match ``index`` of a simulation played again: the final state, with its record (for
     a replay viewer)."""
-    return _play(spec, index)[0]
+    return play_indexed(spec, index, log=True)[0]
 
 
-def _play(spec: MatchSpec, index: int) -> tuple[MatchState, MatchResult]:
+def play_indexed(
+    spec: MatchSpec, index: int, *, log: bool = False
+) -> tuple[MatchState, MatchResult]:
+    """Play match ``index``; the French log only when asked (a replay shows it, a
+    simulation's table does not need it: same play, same record, faster)."""
     rng = random.Random(match_seed(spec.seed, index))
     bots = (_bot(spec, "A", index), _bot(spec, "B", index))
-    state = new_match(spec.team_a, spec.team_b, spec.rules)
+    state = new_match(spec.team_a, spec.team_b, spec.rules, log=log)
     favoured: list[str] = []
     edge = 0  # points of the side activating first minus the other's, over the turns
     turn_start = [0, 0]
-    while True:
-        player = state.player
-        if player == TERMINAL:
-            break
-        if player == CHANCE:
-            state.apply_action(state.sample_chance(rng))
-            continue
-        if state.phase == ORDERS and state.side == 0:  # a new turn's orders: weather is known
+    for node in decisions(state, rng, bots):
+        if node.phase == ORDERS and node.side == 0:  # a new turn's orders: weather is known
             if favoured:
-                edge += _turn_edge(favoured[-1], turn_start, state.scores)
-            turn_start = list(state.scores)
-            favoured.append(SIDE_NAMES[state.favoured])
-        state.apply_action(bots[player](state))
+                edge += _turn_edge(favoured[-1], turn_start, node.scores)
+            turn_start = list(node.scores)
+            favoured.append(SIDE_NAMES[node.favoured])
     if favoured:
         edge += _turn_edge(favoured[-1], turn_start, state.scores)
     return state, MatchResult(

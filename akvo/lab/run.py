@@ -114,7 +114,7 @@ def dask_client(
             threads_per_worker=1,
             processes=processes,
             dashboard_address="127.0.0.1:0",  # its HTTP endpoints: loopback, any free port
-            silence_logs=logging.ERROR,
+            silence_logs=logging.CRITICAL,  # a closing cluster logs harmless heartbeat errors
             **where,
         ) as cluster,
         dist.Client(cluster) as local,

@@ -15,7 +15,7 @@ Typical use::
     print(state.result, state.scores)
 """
 
-from akvo.match.bots import RandomBot, play_match, r15_relance
+from akvo.match.bots import RandomBot, decisions, play_match, r15_relance
 from akvo.match.core import CHANCE, TERMINAL
 from akvo.match.scenario import scenario
 from akvo.match.state import MatchState, new_match, replay
@@ -25,6 +25,7 @@ __all__ = [
     "TERMINAL",
     "MatchState",
     "RandomBot",
+    "decisions",
     "new_match",
     "play_match",
     "r15_relance",

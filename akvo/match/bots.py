@@ -1,17 +1,19 @@
-"""A seeded random bot and a runner that plays whole matches."""
+"""A seeded random bot, the loop that plays a match with two bots (:func:`decisions`), and
+whole matches (:func:`play_match`)."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from fractions import Fraction
+from functools import lru_cache
 
 from akvo.config import DEFAULT_RULES, RulesConfig
 from akvo.errors import IllegalAction, MatchError, excerpt, require_int
 from akvo.match.actions import KEEP, REROLL_ACTIONS
-from akvo.match.core import CHANCE, TERMINAL
+from akvo.match.core import CHANCE
 from akvo.match.phases import Phase
-from akvo.match.state import MatchState, new_match
+from akvo.match.state import MatchState, _decide, _random_chance, new_match
 from akvo.resolution import is_critical, is_prodige
 from akvo.teams import Team
 
@@ -47,18 +49,62 @@ def play_match(
     ):
         raise MatchError(f"bots must be a pair of callables state -> action, got {excerpt(bots)}")
     rng = random.Random(seed)
-    players: tuple[Bot, Bot] = bots or (RandomBot(seed * 2 + 1), RandomBot(seed * 2 + 2))
     state = new_match(team_a, team_b, rules, log=log)
+    if bots is None:
+        return _play_random(state, rng, random.Random(seed * 2 + 1), random.Random(seed * 2 + 2))
+    for _ in decisions(state, rng, bots):
+        pass
+    return state
+
+
+def decisions(
+    state: MatchState, rng: random.Random | int, bots: tuple[Bot, Bot]
+) -> Iterator[MatchState]:
+    """Play ``state`` to the end, chance drawn from ``rng`` (or ``random.Random(rng)``),
+    each decision answered by the bot of the side to play; yield every decision node just
+    before its bot answers.
+
+    The node yielded is ``state`` itself, live: read it (or ``copy()`` it to keep it), do not
+    change it. When the loop ends, ``state`` is terminal. The one loop behind
+    :func:`play_match`, the lab's simulations and the benchmarks' and tests' node samples::
+
+        state = new_match("perrockiss", "fish-tank")
+        targets = [n.copy() for n in decisions(state, 7, bots) if n.phase == Phase.TARGET]
+    """
+    if isinstance(rng, int) and not isinstance(rng, bool):
+        rng = random.Random(rng)
+    if not isinstance(rng, random.Random):
+        raise MatchError(f"rng must be a random.Random or a seed, got {excerpt(rng)}")
+    if not isinstance(bots, tuple) or len(bots) != 2 or not all(map(callable, bots)):
+        raise MatchError(f"bots must be a pair of callables state -> action, got {excerpt(bots)}")
     chance = state.apply_random_chance
     apply = state.apply_action
     while True:
         player = state.player
-        if player == CHANCE:
+        if player >= 0:
+            yield state
+            apply(bots[player](state))
+        elif player == CHANCE:
             chance(rng)
-        elif player == TERMINAL:
-            return state
         else:
-            apply(players[player](state))
+            return
+
+
+def _play_random(
+    state: MatchState, rng: random.Random, rng_a: random.Random, rng_b: random.Random
+) -> MatchState:
+    """Two :class:`RandomBot` s (generators ``rng_a``, ``rng_b``) to the end: the same draws
+    as the bots, without the checks their answers need not pass (they pick from ``legal``)."""
+    draws = (rng_a.random, rng_b.random)
+    while True:
+        player = state.player
+        if player >= 0:
+            legal = state.legal
+            _decide(state, legal[int(draws[player]() * len(legal))])
+        elif player == CHANCE:
+            _random_chance(state, rng)
+        else:
+            return state
 
 
 def r15_relance(state: MatchState, policy: str = "success") -> str:
@@ -73,21 +119,28 @@ def r15_relance(state: MatchState, policy: str = "success") -> str:
     if shot is None or state.phase != Phase.RELANCE:
         raise IllegalAction("r15_relance needs a Relance decision node")
     modifier, threshold = state.roll_target()
-    dice = shot.dice
+    return _relance_choice(tuple(shot.dice), modifier, threshold, state.rules.prodige, policy)
+
+
+@lru_cache(maxsize=1 << 14)
+def _relance_choice(
+    dice: tuple[int, ...], modifier: int, threshold: int, prodige: str, policy: str
+) -> str:
+    """R15's choice for these dice (cached: few dice, thresholds and modifiers exist)."""
 
     def flags(faces: list[int]) -> tuple[int, int, int]:
         total = sum(faces) + modifier
         return (
             int(total >= threshold),
             int(is_critical(total, threshold)),
-            int(is_prodige(faces, state.rules.prodige)),
+            int(is_prodige(faces, prodige)),
         )
 
     def key(values: tuple[Fraction, Fraction, Fraction]) -> tuple[Fraction, ...]:
-        success, critical, prodige = values
-        return (critical, success, prodige) if policy == "critical" else values
+        success, critical, prodige_ = values
+        return (critical, success, prodige_) if policy == "critical" else values
 
-    kept = flags(dice)
+    kept = flags(list(dice))
     best = key((Fraction(kept[0]), Fraction(kept[1]), Fraction(kept[2])))
     choice = KEEP
     for index in range(len(dice)):

@@ -39,9 +39,36 @@ ROLL_FACES: dict[str, tuple[int, ...]] = {
 }
 
 
-def sample_roll(rng: random.Random, dice: int) -> str:
+#: ``ROLLS[dice][index]`` = (``roll 3516``, (3, 5, 1, 6)): every roll of 1–4 dice, indexed by
+#: its faces read as a base-6 number (first die most significant), for sampling by index.
+ROLLS: tuple[tuple[tuple[str, tuple[int, ...]], ...], ...] = (
+    (),
+    *(
+        tuple(
+            ("roll " + "".join(map(str, faces)), faces)
+            for faces in itertools.product(range(1, 7), repeat=dice)
+        )
+        for dice in range(1, DEFAULT_DICE + 1)
+    ),
+)
+
+
+def sample_roll_entry(rng: random.Random, dice: int) -> tuple[str, tuple[int, ...]]:
+    """A roll of ``dice`` d6 (one ``rng.random()`` per die, first die first) as
+    (``roll 3516``, faces), looked up rather than built."""
     rand = rng.random
-    return "roll " + "".join([FACE_TEXT[int(rand() * 6)] for _ in range(dice)])
+    if dice == 4:
+        return ROLLS[4][
+            int(rand() * 6) * 216 + int(rand() * 6) * 36 + int(rand() * 6) * 6 + int(rand() * 6)
+        ]
+    index = 0
+    for _ in range(dice):
+        index = index * 6 + int(rand() * 6)
+    return ROLLS[dice][index]
+
+
+def sample_roll(rng: random.Random, dice: int) -> str:
+    return sample_roll_entry(rng, dice)[0]
 
 
 def parse_roll(action: str, dice: int) -> list[int] | None:

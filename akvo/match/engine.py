@@ -90,15 +90,21 @@ def decide(s: StateCore, action: str) -> None:
     handler(s, action)
 
 
-def settle(s: StateCore) -> None:
-    """Run internal phases and forced single-action nodes until a real choice or chance."""
+def settle(
+    s: StateCore,
+    _step_of: list[Step | None] = _STEP,
+    _legal_of: list[Legal | None] = _LEGAL,
+    _decide_of: list[Decide | None] = _DECIDE,
+) -> None:
+    """Run internal phases and forced single-action nodes until a real choice or chance
+    (the tables are bound as locals: this loop runs after every action)."""
     while True:
         phase = s.phase
-        step = _STEP[phase]
+        step = _step_of[phase]
         if step is not None:
             step(s)
             continue
-        legal_of = _LEGAL[phase]
+        legal_of = _legal_of[phase]
         if legal_of is None:
             if phase == _END:
                 s.player = TERMINAL
@@ -113,7 +119,7 @@ def settle(s: StateCore) -> None:
         if not legal:
             continue  # the phase moved on by itself (e.g. no target in range)
         if len(legal) == 1:
-            _DECIDE[phase](s, legal[0])  # type: ignore[misc]
+            _decide_of[phase](s, legal[0])  # type: ignore[misc]
             continue
         s.player = _PLAYER[phase](s)  # type: ignore[misc]
         s.legal = legal

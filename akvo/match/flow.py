@@ -72,6 +72,9 @@ from akvo.rules import MAX_RESILIENCE, TIE_BREAK_TURNS, TURNS, lighthouse_level,
 
 ALL_UNITS = (1 << UNITS) - 1
 _ACTIVATE_ACTIONS = tuple(f"activate {name}" for name in UNIT_NAMES)
+_UNIT_OF_ACTIVATION = {
+    action: parsed.unit for action, parsed in PARSED.items() if isinstance(parsed, Activate)
+}
 _ULTIME_DECLARATIONS = tuple((char, action) for action, char in ULTIME_ACTIONS.items())
 _RUNE_U_ACTIONS = tuple(f"rune U {name}" for name in CHAR_NAMES)
 _MOVEMENT_MASK = 1 << MOUVEMENT
@@ -155,14 +158,14 @@ def _activation_choices(done: int, used: int, rune_u: bool, roster: Roster) -> t
 
 def decide_activation(s: StateCore, action: str) -> None:
     side = s.side
-    parsed = PARSED[action]
-    if not isinstance(parsed, Activate):
+    unit = _UNIT_OF_ACTIVATION.get(action, -1)
+    if unit < 0:
+        parsed = PARSED[action]
         if isinstance(parsed, RestoreUltime):
             restore_ultime(s, side, parsed.character)
         else:
             declare_turn_ultime(s, side, ULTIME_ACTIONS[action])
         return
-    unit = parsed.unit
     s.unit = unit
     orders = s.orders[side]
     assert orders is not None

@@ -59,13 +59,21 @@ def letter_index(letter: object) -> int:
     raise MatchError(f"a rune letter is one of A–Z, got {excerpt(letter)}")
 
 
+#: Preset teams already parsed (a Team is immutable).
+_PRESETS: dict[str, Team] = {}
+
+
 def team_of(team: object, name: str) -> Team:
     """A :class:`~akvo.teams.Team`, or a preset key turned into one."""
     if isinstance(team, Team):
         return team
     if isinstance(team, str):
+        found = _PRESETS.get(team)
+        if found is not None:
+            return found
         try:
-            return preset_team(team)
+            found = _PRESETS[team] = preset_team(team)
         except AkvoError as error:
             raise MatchError(f"{name}: {error}") from None
+        return found
     raise MatchError(f"{name} must be a preset key or a Team, got {excerpt(team)}")

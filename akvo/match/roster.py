@@ -37,6 +37,10 @@ class Roster:
     memo: dict[tuple[object, ...], tuple[str, ...]] = field(
         default_factory=dict, compare=False, repr=False
     )
+    #: Bit mask of the runes of some holders in some categories (spent or not).
+    candidates: dict[tuple[tuple[int, ...], int], int] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     def choices(
         self,
@@ -46,8 +50,17 @@ class Roster:
         first: str,
         actions: dict[str, str],
     ) -> tuple[str, ...]:
-        """``(first, *actions[letter] for each playable letter)``, memoised (hot path)."""
-        key = (spent, holders, categories, first)
+        """``(first, *actions[letter] for each playable letter)``, memoised (hot path) on the
+        unspent runes among the candidates of these holders and categories."""
+        wanted = self.candidates.get((holders, categories))
+        if wanted is None:
+            wanted = self.candidates[(holders, categories)] = sum(
+                bit
+                for holder in holders
+                for _letter, bit, category in self.runes[holder]
+                if categories >> category & 1
+            )
+        key = (wanted & ~spent, holders, categories, first)
         found = self.memo.get(key)
         if found is None:
             if len(self.memo) > MEMO_LIMIT:

@@ -111,7 +111,8 @@ def defender_side(s: StateCore) -> int:
 
 
 def roller_side(s: StateCore) -> int:
-    shot = current_shot(s)
+    shot = s.shot
+    assert shot is not None
     return shot.side if shot.stage == 0 else 1 - shot.side
 
 
@@ -125,7 +126,8 @@ def activating_side(s: StateCore) -> int:
 
 # --- Mouvement rune before the shot ----------------------------------------------------------
 def legal_pre_shot(s: StateCore) -> tuple[str, ...]:
-    shot = current_shot(s)
+    shot = s.shot
+    assert shot is not None
     side = shot.side
     if not room_ahead(s, side, UNIT_OF_CHAR[shot.shooter]):
         return (NO_MOVE,)  # R20: a blocked unit cannot use a Mouvement rune
@@ -135,7 +137,8 @@ def legal_pre_shot(s: StateCore) -> tuple[str, ...]:
 
 
 def decide_pre_shot(s: StateCore, action: str) -> None:
-    shot = current_shot(s)
+    shot = s.shot
+    assert shot is not None
     rune = PARSED[action]
     if isinstance(rune, PlayRune):
         side = shot.side
@@ -154,11 +157,36 @@ def decide_pre_shot(s: StateCore, action: str) -> None:
 
 # --- target ----------------------------------------------------------------------------------
 def legal_target(s: StateCore) -> tuple[str, ...]:
-    shot = current_shot(s)
+    shot = s.shot
+    assert shot is not None
     side, shooter = shot.side, shot.shooter
+    souffle = souffle_available(s, side)
+    enemy = (1 - side) * UNITS
+    key = (side, shooter, souffle, s.trident, s.rows[side * UNITS + UNIT_OF_CHAR[shooter]],
+           *s.rows[enemy : enemy + UNITS])  # fmt: skip
+    found = _TARGETS.get(key)
+    if found is None:
+        if len(_TARGETS) > _TARGETS_LIMIT:
+            _TARGETS.clear()
+        found = _TARGETS[key] = _targets(s, side, shooter, souffle)
+    if found:
+        return found
+    if s.log:
+        add_event(s, f"{log.mage(side, shooter)} n'a aucune cible à portée.")
+    drop_shot(s)
+    return ()
+
+
+#: Memo of :func:`_targets` by everything it reads (the positions, Souffle, Trident).
+_TARGETS: dict[tuple[object, ...], tuple[str, ...]] = {}
+_TARGETS_LIMIT = 200_000
+
+
+def _targets(s: StateCore, side: int, shooter: int, souffle: bool) -> tuple[str, ...]:
+    """The legal targets: in range, then those only Souffle portant brings in range; or
+    ``hold`` with only the latter; or nothing."""
     row = position(s, side, shooter)
     lane = shooter + 1
-    souffle = souffle_available(s, side)
     enemy = (1 - side) * UNITS
     rows = s.rows
     plain: list[str] = []
@@ -179,9 +207,6 @@ def legal_target(s: StateCore) -> tuple[str, ...]:
         return (*plain, *boosted)
     if boosted:  # a shot only Souffle portant makes possible never forces the Ultime
         return (*boosted, HOLD)
-    if s.log:
-        add_event(s, f"{log.mage(side, shooter)} n'a aucune cible à portée.")
-    drop_shot(s)
     return ()
 
 
@@ -192,7 +217,8 @@ def drop_shot(s: StateCore) -> None:
 
 
 def decide_target(s: StateCore, action: str) -> None:
-    shot = current_shot(s)
+    shot = s.shot
+    assert shot is not None
     choice = PARSED[action]
     if not isinstance(choice, ShootAt):  # hold
         if s.log:
@@ -219,7 +245,8 @@ def decide_target(s: StateCore, action: str) -> None:
 
 # --- runes of the resolution (R18, R20) ------------------------------------------------------
 def legal_attack_rune(s: StateCore) -> tuple[str, ...]:
-    shot = current_shot(s)
+    shot = s.shot
+    assert shot is not None
     if shot.att_cat >= 0:  # R18: the Mouvement rune was this side's rune
         return (NO_RUNE,)
     mask = _ATTACK_MASK | _CONFUSION_MASK if can_intercept(shot) else _ATTACK_MASK
@@ -230,7 +257,8 @@ def legal_attack_rune(s: StateCore) -> tuple[str, ...]:
 
 
 def legal_defence_rune(s: StateCore) -> tuple[str, ...]:
-    shot = current_shot(s)
+    shot = s.shot
+    assert shot is not None
     mask = _CONFUSION_MASK | _DEFENCE_MASK if can_intercept(shot) else _CONFUSION_MASK
     other = 1 - shot.side
     return s.rosters[other].choices(
@@ -271,7 +299,8 @@ def decide_defence_rune(s: StateCore, action: str) -> None:
 # --- rolls (R12–R15) -------------------------------------------------------------------------
 def roll_dice(s: StateCore) -> int:
     """Dice of the roll being made (R14: Confusion and Tourbillon each remove one)."""
-    shot = current_shot(s)
+    shot = s.shot
+    assert shot is not None
     side = shot.side
     if shot.stage == 0:
         return attack_dice(shot.def_cat == CONFUSION, tourbillon_on(s, 1 - side, shot.target))
@@ -280,7 +309,8 @@ def roll_dice(s: StateCore) -> int:
 
 def roll_target(s: StateCore) -> tuple[int, int]:
     """(modifier, threshold) of the roll being made: what the dice must reach."""
-    shot = current_shot(s)
+    shot = s.shot
+    assert shot is not None
     side = shot.side
     tier = TIER_OF_TURN[s.turn]
     if shot.stage == 0:
@@ -296,7 +326,8 @@ def roll_target(s: StateCore) -> tuple[int, int]:
 
 def rolled(s: StateCore, faces: list[int]) -> None:
     """A roll's dice came (the ROLL chance node)."""
-    shot = current_shot(s)
+    shot = s.shot
+    assert shot is not None
     shot.dice = faces
     roller_cat = shot.att_cat if shot.stage == 0 else shot.def_cat
     if roller_cat == RELANCE_CAT:
@@ -308,7 +339,8 @@ def rolled(s: StateCore, faces: list[int]) -> None:
 
 def rerolled(s: StateCore, face: int) -> None:
     """The rerolled die came (the REROLL chance node)."""
-    shot = current_shot(s)
+    shot = s.shot
+    assert shot is not None
     if s.log:
         old = shot.dice[shot.relanced - 1]
         roller_side = shot.side if shot.stage == 0 else 1 - shot.side
@@ -324,7 +356,8 @@ def legal_relance(s: StateCore) -> tuple[str, ...]:
 
 
 def decide_relance(s: StateCore, action: str) -> None:
-    shot = current_shot(s)
+    shot = s.shot
+    assert shot is not None
     choice = PARSED[action]
     if isinstance(choice, Reroll):
         shot.relanced = choice.die
@@ -369,7 +402,8 @@ def evaluate_roll(s: StateCore, shot: Shot) -> None:
 
 # --- after the outcome: prodiges (R23), Rouleau, Trident -------------------------------------
 def after_shot(s: StateCore) -> None:
-    shot = current_shot(s)
+    shot = s.shot
+    assert shot is not None
     while shot.pending:
         side, char = shot.pending[0]
         if s.spent[side] & ~_U_BIT:
@@ -395,7 +429,8 @@ def legal_prodige(s: StateCore) -> tuple[str, ...]:
 
 
 def decide_prodige(s: StateCore, action: str) -> None:
-    shot = current_shot(s)
+    shot = s.shot
+    assert shot is not None
     side, char = shot.pending.pop(0)
     rune = PARSED[action]
     assert isinstance(rune, PlayRune)
@@ -410,7 +445,8 @@ def legal_rouleau(s: StateCore) -> tuple[str, ...]:
 
 
 def decide_rouleau(s: StateCore, action: str) -> None:
-    shot = current_shot(s)
+    shot = s.shot
+    assert shot is not None
     shot.rouleau = False
     if action == ROULEAU_ACTION:
         declare_rouleau(s, shot.side)

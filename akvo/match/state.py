@@ -65,12 +65,11 @@ from akvo.match.board import (
     UNITS,
 )
 from akvo.match.chance import (
-    FACE_TEXT,
-    ROLL_FACES,
     die_outcomes,
     parse_roll,
     roll_outcomes,
     sample_roll,
+    sample_roll_entry,
 )
 from akvo.match.core import CHANCE, TERMINAL, StateCore
 from akvo.match.log import mage
@@ -104,6 +103,7 @@ from akvo.teams import Team
 __all__ = ["CHANCE", "TERMINAL", "MatchState", "new_match", "replay"]
 
 _DECIDE = engine._DECIDE
+_settle = engine.settle
 
 #: The version of :meth:`MatchState.to_dict` and :meth:`MatchState.record` (key ``format``).
 FORMAT_VERSION = 1
@@ -284,22 +284,7 @@ class MatchState(StateCore):
         ``apply_action(sample_chance(rng))``, faster); returns the outcome."""
         if self.player != CHANCE:
             raise self.illegal("apply_random_chance", "no chance node here")
-        phase = self.phase
-        if phase == WEATHER:
-            action = sample_weather(self.rules, self.bag, rng)
-            self.history.append(action)
-            flow.weather(self, 0 if action[-1] == "A" else 1)
-        else:
-            rand = rng.random
-            dice = shooting.roll_dice(self) if phase == ROLL else 1
-            action = "roll " + "".join([FACE_TEXT[int(rand() * 6)] for _ in range(dice)])
-            self.history.append(action)
-            if phase == ROLL:
-                shooting.rolled(self, list(ROLL_FACES[action]))
-            else:
-                shooting.rerolled(self, ord(action[5]) - 48)
-        engine.settle(self)
-        return action
+        return _random_chance(self, rng)
 
     def child(self, action: str) -> MatchState:
         """A copy with the action applied (the original is untouched)."""
@@ -502,6 +487,32 @@ class MatchState(StateCore):
         from akvo.match.svg import board_svg
 
         return board_svg(self)
+
+
+def _random_chance(state: MatchState, rng: random.Random) -> str:
+    """Sample and apply the chance outcome at ``state`` (a chance node), then settle."""
+    phase = state.phase
+    if phase == ROLL:
+        action, faces = sample_roll_entry(rng, shooting.roll_dice(state))
+        state.history.append(action)
+        shooting.rolled(state, list(faces))
+    elif phase == WEATHER:
+        action = sample_weather(state.rules, state.bag, rng)
+        state.history.append(action)
+        flow.weather(state, 0 if action[-1] == "A" else 1)
+    else:
+        action, faces = sample_roll_entry(rng, 1)
+        state.history.append(action)
+        shooting.rerolled(state, faces[0])
+    _settle(state)
+    return action
+
+
+def _decide(state: MatchState, action: str) -> None:
+    """Apply a decision known to be legal (one of ``state.legal``), then settle."""
+    state.history.append(action)
+    _DECIDE[state.phase](state, action)  # type: ignore[misc]
+    _settle(state)
 
 
 def new_match(

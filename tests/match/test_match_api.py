@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from akvo.config import RulesConfig
-from akvo.match import MatchState, new_match, play_match, replay, scenario
+from akvo.errors import MatchError
+from akvo.match import MatchState, RandomBot, decisions, new_match, play_match, replay, scenario
 from akvo.match.actions import PARSED, Choice, PlayRune, Roll, ShootAt, parse_action
 from akvo.match.board import CHAR_NAMES, CHARS, CHEST, UNITS
 from akvo.match.phases import LABELS, Phase
@@ -153,3 +156,33 @@ def test_the_ship_may_take_one_mouvement_rune_per_order_as_a_variant() -> None:
             play(state, next(a for a in state.legal_actions() if a.startswith("advance +")))
         assert nodes == advances, state.events[-3:]
         assert state.row("A", "navire") == 3 + 2 + advances
+
+
+def test_decisions_yields_each_decision_node_before_its_bot_answers() -> None:
+    seen: list[tuple[int, tuple[str, ...], int]] = []
+
+    def first(state: MatchState) -> str:
+        return state.legal[0]
+
+    state = new_match(log=False)
+    for node in decisions(state, 9, (first, first)):
+        assert node is state and node.player in (0, 1) and len(node.legal) > 1
+        seen.append((node.player, node.legal, len(node.history)))
+    assert state.is_terminal()
+    decided = [state.history[h] for _, _, h in seen]
+    assert decided == [legal[0] for _, legal, _ in seen]  # each node's answer came next
+    again = play_match(9, bots=(first, first))
+    assert again.history == state.history  # play_match is the same loop
+    with pytest.raises(MatchError, match="bots must be a pair"):
+        next(decisions(new_match(), 1, (first,)))  # type: ignore[arg-type]
+    with pytest.raises(MatchError, match="rng must be"):
+        next(decisions(new_match(), "1", (first, first)))  # type: ignore[arg-type]
+
+
+def test_random_bots_play_the_same_match_fast_or_through_decisions() -> None:
+    for seed in range(4):
+        fast = play_match(seed, log=False)
+        bots = (RandomBot(seed * 2 + 1), RandomBot(seed * 2 + 2))
+        slow = play_match(seed, bots=bots)
+        assert fast.history == slow.history and fast.scores == slow.scores
+        assert fast.result == slow.result

@@ -4,30 +4,31 @@ situation the engine then resolves (checked on the engine's own roll thresholds)
 
 from __future__ import annotations
 
+import itertools
 import random
+from collections.abc import Iterator
 from fractions import Fraction
 
 import pytest
 
 from akvo.errors import AkvoError
-from akvo.match import new_match, play_match
+from akvo.match import MatchState, decisions, new_match, play_match
 from akvo.match.preview import PreviewError, target_values, unit_preview
 from akvo.shots import Side, shot_on_chest, shot_on_mage
 
 
-def _target_nodes(seed: int, limit: int = 400):  # type: ignore[no-untyped-def]
+def _target_nodes(seed: int, limit: int = 400) -> Iterator[MatchState]:
+    """Target decisions of the first ``limit`` decisions of a random match (one generator
+    for the dice and both players' choices)."""
     rng = random.Random(seed)
-    state = new_match("perrockiss", "fish-tank")
-    steps = 0
-    while not state.is_terminal() and steps < limit:
-        steps += 1
-        if state.is_chance_node():
-            state.apply_action(state.sample_chance(rng))
-            continue
-        legal = state.legal_actions()
-        if state.phase_name() == "target":
-            yield state
-        state.apply_action(rng.choice(legal))
+
+    def choose(state: MatchState) -> str:
+        return rng.choice(state.legal_actions())
+
+    nodes = decisions(new_match("perrockiss", "fish-tank"), rng, (choose, choose))
+    for node in itertools.islice(nodes, limit):
+        if node.phase_name() == "target":
+            yield node
 
 
 @pytest.mark.parametrize("seed", range(12))
