@@ -1,6 +1,7 @@
 """The bot ladder: search beats greedy, greedy beats random — with 95 % intervals.
 
-Run: ``.venv/bin/python benchmarks/bench_ladder.py [--matches N] [--search-matches M]``.
+Run: ``.venv/bin/python benchmarks/bench_ladder.py [--matches N] [--search-matches M]``
+(``--matches 10 --search-matches 2 --no-record``: a quick check that it runs).
 Each pairing is played half with the stronger bot as side A and half as side B (different
 seeds), Perrockiss against Fish Tank, default rules, on a LocalCluster of 2 workers. A bot's
 *points* are 1 per win and ½ per draw; it beats the other when the 95 % interval of its mean
@@ -39,6 +40,9 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=400, help="greedy vs random")
     parser.add_argument("--search-matches", type=int, default=200, help="search vs greedy")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--no-record", dest="record", action="store_false", help="do not write the results"
+    )
     args = parser.parse_args()
     rows = []
     with dask_client(args.workers) as client:
@@ -53,8 +57,9 @@ def main() -> None:
             )
     lines = report(rows, args.workers)
     print("\n".join(lines))
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    if args.record:
+        RESULTS.parent.mkdir(parents=True, exist_ok=True)
+        RESULTS.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 def report(

@@ -21,12 +21,13 @@ Thresholds fall as the match goes on: a rune or Ultime unused at the end is wast
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from akvo.bots.values import (
     SHOT_RUNE,
     best_worth,
     resolution_sides,
-    resolution_worth,
+    shot_value,
     target_worths,
     ultime_gains,
     with_rune,
@@ -85,7 +86,7 @@ from akvo.match.preview import CHEST_NAME
 from akvo.match.roster import ATTAQUE, CONFUSION, DEFENSE, MOUVEMENT
 from akvo.match.roster import RELANCE as RELANCE_CAT
 from akvo.match.state import MatchState
-from akvo.rules import DISTANCES
+from akvo.rules import DISTANCES, TIE_BREAK_TURNS, tier_for_turn
 from akvo.shots import Side
 
 #: A unit programs Tirer when its best target now is worth at least this (points).
@@ -98,6 +99,7 @@ _ULTIME_EFFECTS = {
 #: Prodige: which spent rune to take back first.
 _RECOVER_ORDER = (ATTAQUE, RELANCE_CAT, CONFUSION, DEFENSE, MOUVEMENT)
 _LATERAL_UNITS = (0, 1, 3, 4)
+_UNIT_OF_ACTIVATION = {f"activate {name}": unit for name, unit in UNIT_OF_NAME.items()}
 _CHEST_ACTION = f"shoot {CHEST_NAME}"
 _MAX_RANGE = DISTANCES[-1]
 
@@ -188,9 +190,9 @@ class GreedyBot:
         assert orders is not None
         best_action, best = "", -1.0
         for action in legal:
-            if not action.startswith("activate "):
+            unit = _UNIT_OF_ACTIVATION.get(action, -1)
+            if unit < 0:
                 continue
-            unit = UNIT_OF_NAME[action.split()[1]]
             worth = 0.0
             if unit == SHIP:
                 if orders[SHIP] != SHIP_AA:
@@ -268,46 +270,37 @@ class GreedyBot:
         return best_action
 
     def attack_rune(self, state: MatchState) -> str:
-        _, _, _, attack, defence = resolution_sides(state)
-        base = resolution_worth(state, attack, defence)
-        return self._best_rune(state, attack, defence, base, attacking=True)
+        return self._best_rune(state, attacking=True)
 
     def defence_rune(self, state: MatchState) -> str:
-        _, _, _, attack, defence = resolution_sides(state)
-        base = resolution_worth(state, attack, defence)
-        return self._best_rune(state, attack, defence, base, attacking=False)
+        return self._best_rune(state, attacking=False)
 
-    def _best_rune(
-        self, state: MatchState, attack: Side, defence: Side, base: float, *, attacking: bool
-    ) -> str:
+    def _best_rune(self, state: MatchState, *, attacking: bool) -> str:
+        """The legal rune whose exact effect on this shot gains the most, if it gains at least
+        :func:`spend_min`; cached by everything the choice depends on."""
         current = state.shot
         assert current is not None
+        chest, distance, idist, attack, defence = resolution_sides(state)
         rune_side = current.side if attacking else 1 - current.side
         category_of = state.rosters[rune_side].category_of
-        best_action, best_gain = NO_RUNE, 0.0
-        seen: dict[int, float] = {}
-        for action in state.legal:
-            if action == NO_RUNE:
-                continue
-            category = category_of[action[-1]]
-            if category not in seen:
-                name = SHOT_RUNE.get(category)
-                if name is None:
-                    seen[category] = 0.0
-                elif attacking:
-                    seen[category] = (
-                        resolution_worth(state, with_rune(attack, name, True), defence) - base
-                    )
-                else:
-                    seen[category] = base - resolution_worth(
-                        state, attack, with_rune(defence, name, False)
-                    )
-            gain = seen[category]
-            if gain > best_gain:
-                best_action, best_gain = action, gain
-        if best_action != NO_RUNE and best_gain >= spend_min(state.turn):
-            return best_action
-        return NO_RUNE
+        legal = state.legal
+        categories = tuple(-1 if a == NO_RUNE else category_of[a[-1]] for a in legal)
+        floor = spend_min(state.turn)
+        tier = _TIER[state.turn]
+        key = (attacking, chest, tier, distance, idist, attack, defence, floor, categories)
+        index = _RUNE_CHOICES.get(key)
+        if index is None:
+            if len(_RUNE_CHOICES) > _RUNE_CHOICES_SIZE:
+                _RUNE_CHOICES.clear()
+            rules = state.rules
+
+            def worth(a: Side, d: Side) -> float:
+                return shot_value(chest, tier, distance, idist, a, d, rules)
+
+            index = _RUNE_CHOICES[key] = _best_rune_index(
+                categories, attack, defence, worth, floor, attacking
+            )
+        return NO_RUNE if index < 0 else legal[index]
 
     def recover(self, state: MatchState) -> str:
         current = state.shot
@@ -316,6 +309,42 @@ class GreedyBot:
         category_of = state.rosters[side].category_of
         rank = {category: i for i, category in enumerate(_RECOVER_ORDER)}
         return min(state.legal, key=lambda a: (rank.get(category_of.get(a[-1], -1), 99), a))
+
+
+def _best_rune_index(
+    categories: tuple[int, ...],
+    attack: Side,
+    defence: Side,
+    worth: Callable[[Side, Side], float],
+    floor: float,
+    attacking: bool,
+) -> int:
+    """Index of the first legal rune of the category that gains the most (``categories``:
+    the legal actions' rune categories, -1 for ``no rune``), or -1: no rune."""
+    base = worth(attack, defence)
+    best_index, best_gain = -1, 0.0
+    seen: dict[int, float] = {}
+    for index, category in enumerate(categories):
+        if category < 0:
+            continue
+        if category not in seen:
+            name = SHOT_RUNE.get(category)
+            if name is None:
+                seen[category] = 0.0
+            elif attacking:
+                seen[category] = worth(with_rune(attack, name, True), defence) - base
+            else:
+                seen[category] = base - worth(attack, with_rune(defence, name, False))
+        gain = seen[category]
+        if gain > best_gain:
+            best_index, best_gain = index, gain
+    return best_index if best_index >= 0 and best_gain >= floor else -1
+
+
+#: Rune choices already made, by everything they depend on.
+_RUNE_CHOICES: dict[tuple[object, ...], int] = {}
+_RUNE_CHOICES_SIZE = 1 << 16
+_TIER = (0, *(tier_for_turn(turn) for turn in range(1, TIE_BREAK_TURNS[-1] + 1)))
 
 
 def _worth_after_step(state: MatchState, side: int, character: int) -> float:

@@ -35,7 +35,6 @@ from akvo.match.board import (
     UNIT_OF_CHAR,
     UNITS,
     chest_distance,
-    mage_distance,
 )
 from akvo.match.core import EFFECT_EGIDE, EFFECT_TOURBILLON, EFFECT_VIGIE
 from akvo.match.preview import CHEST_NAME
@@ -146,7 +145,10 @@ def target_worths(
     return found
 
 
-Caches = tuple[dict[tuple[object, ...], dict[str, float]], dict[tuple[object, ...], float]]
+#: A shot without runes: (chest, tier, distance, interception distance, the attacker's
+#: Vigie, Tourbillon, Souffle, the defender's Résilience, Égide, Tourbillon).
+ShotKey = tuple[bool, int, int, int | None, bool, bool, bool, int, bool, bool]
+Caches = tuple[dict[tuple[object, ...], dict[str, float]], dict[ShotKey, float]]
 #: Per rules configuration: the position cache of :func:`target_worths` and the shot worths
 #: by the small ints that decide them (cheaper to hash than :class:`Side` objects).
 _CACHES: dict[RulesConfig, Caches] = {}
@@ -173,31 +175,21 @@ def clear_worths() -> None:
         positions.clear()
 
 
-def _worth(
-    shots: dict[tuple[object, ...], float],
-    rules: RulesConfig,
-    chest: bool,
-    tier: int,
-    distance: int,
-    idist: int | None,
-    attack: tuple[bool, bool, bool],
-    defence: tuple[int, bool, bool],
-) -> float:
-    """:func:`shot_value` of an attacker (Vigie, Tourbillon, Souffle) and a defender
-    (Résilience, Égide, Tourbillon) without runes, cached by these small values."""
-    key = (chest, tier, distance, idist, *attack, *defence)
-    found = shots.get(key)
-    if found is None:
-        found = shots[key] = shot_value(
-            chest,
-            tier,
-            distance,
-            idist,
-            _attacker(attack[0], attack[1], None, attack[2]),
-            _defender(*defence),
-            rules,
-        )
-    return found
+def _worth(shots: dict[ShotKey, float], rules: RulesConfig, key: ShotKey) -> float:
+    """:func:`shot_value` of the shot ``key`` = (chest, tier, distance, interception
+    distance, then the attacker's Vigie, Tourbillon, Souffle, then the defender's Résilience,
+    Égide, Tourbillon), no runes; stored in ``shots`` under that key."""
+    chest, tier, distance, idist, vigie, whirl, souffle, resilience, egide, spin = key
+    worth = shots[key] = shot_value(
+        chest,
+        tier,
+        distance,
+        idist,
+        _attacker(vigie, whirl, None, souffle),
+        _defender(resilience, egide, spin),
+        rules,
+    )
+    return worth
 
 
 def _target_worths(
@@ -208,46 +200,56 @@ def _target_worths(
     trident: bool,
     souffle: bool,
     row: int,
-    shots: dict[tuple[object, ...], float],
+    shots: dict[ShotKey, float],
 ) -> dict[str, float]:
     rows = state.rows
     res = state.res
     other = 1 - side
+    enemy_rows = rows[other * UNITS : other * UNITS + UNITS]
+    enemy_res = res[other * CHARS : other * CHARS + CHARS]
     lane = character + 1
     tier = _TIER[state.turn]
     rules = state.rules
     mine, theirs = effects[side], effects[other]
     vigie = bool(mine & EFFECT_VIGIE)
     whirl = character == KITESURFEUR and bool(mine & EFFECT_TOURBILLON)
-    attack = (vigie, whirl, False)
-    boosted = (vigie, whirl, True)
     egide = bool(theirs & EFFECT_EGIDE)
     tourbillon = bool(theirs & EFFECT_TOURBILLON)
     out: dict[str, float] = {}
     extra: dict[str, float] = {}
+    key: ShotKey
     for enemy in range(CHARS):
-        distance = mage_distance(row, lane, rows[other * UNITS + UNIT_OF_CHAR[enemy]], enemy + 1)
+        # R4: rows apart plus lanes apart (akvo.match.board.mage_distance, inlined)
+        distance = abs(row - enemy_rows[UNIT_OF_CHAR[enemy]]) + abs(lane - enemy - 1)
         if distance > MAX_SOUFFLE_DISTANCE:
             continue
-        defence = (res[other * CHARS + enemy], egide, enemy == KITESURFEUR and tourbillon)
+        spin = enemy == KITESURFEUR and tourbillon
         if distance <= MAX_RANGE:
-            out[_SHOOT[enemy]] = _worth(shots, rules, False, tier, distance, None, attack, defence)
+            key = (False, tier, distance, None, vigie, whirl, False, enemy_res[enemy], egide, spin)
+            worth = shots.get(key)
+            if worth is None:
+                worth = _worth(shots, rules, key)
+            out[_SHOOT[enemy]] = worth
         if souffle and distance >= SOUFFLE_REDUCTION:
-            extra[_SHOOT[enemy] + _SOUFFLE] = _worth(
-                shots, rules, False, tier, distance, None, boosted, defence
-            )
+            key = (False, tier, distance, None, vigie, whirl, True, enemy_res[enemy], egide, spin)
+            worth = shots.get(key)
+            if worth is None:
+                worth = _worth(shots, rules, key)
+            extra[_SHOOT_SOUFFLE[enemy]] = worth
     distance = chest_distance(side, row)
     if distance <= MAX_SOUFFLE_DISTANCE and not trident:
-        idist = mage_distance(row, lane, rows[other * UNITS + UNIT_OF_CHAR[character]], lane)
+        idist = abs(row - enemy_rows[UNIT_OF_CHAR[character]])
         interception = idist if idist <= MAX_RANGE else None
-        defence = (res[other * CHARS + character], egide, character == KITESURFEUR and tourbillon)
+        guard = (enemy_res[character], egide, character == KITESURFEUR and tourbillon)
         if distance <= MAX_RANGE:
-            out[_SHOOT_CHEST] = _worth(
-                shots, rules, True, tier, distance, interception, attack, defence
-            )
+            key = (True, tier, distance, interception, vigie, whirl, False, *guard)
+            worth = shots.get(key)
+            out[_SHOOT_CHEST] = worth if worth is not None else _worth(shots, rules, key)
         if souffle and distance >= SOUFFLE_REDUCTION:
-            extra[_SHOOT_CHEST + _SOUFFLE] = _worth(
-                shots, rules, True, tier, distance, interception, boosted, defence
+            key = (True, tier, distance, interception, vigie, whirl, True, *guard)
+            worth = shots.get(key)
+            extra[_SHOOT_CHEST + _SOUFFLE] = (
+                worth if worth is not None else _worth(shots, rules, key)
             )
     out.update(extra)
     return out
@@ -256,6 +258,7 @@ def _target_worths(
 _SHOOT = tuple(f"shoot {name}" for name in CHAR_NAMES)
 _SHOOT_CHEST = f"shoot {CHEST_NAME}"
 _SOUFFLE = " souffle"
+_SHOOT_SOUFFLE = tuple(action + _SOUFFLE for action in _SHOOT)
 
 
 def best_worth(
@@ -315,6 +318,8 @@ def ultime_gains(state: MatchState, side: int, effects: tuple[int, ...]) -> list
         # Vigie helps our shots only, Égide hinders theirs only (R24); Tourbillon both.
         if effect != EFFECT_EGIDE:
             for c, b in zip(all_ours, base_ours, strict=True):
+                if effect == EFFECT_TOURBILLON and c != KITESURFEUR:
+                    continue  # our Tourbillon changes only our Kitesurfeur's shots: gain 0
                 gain += best_worth(state, side, c, changed) - b
         if effect != EFFECT_VIGIE:
             taken = 0.0  # summed apart, then added: the same float sums as ever

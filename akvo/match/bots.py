@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
-from fractions import Fraction
 from functools import lru_cache
 
 from akvo.config import DEFAULT_RULES, RulesConfig
@@ -126,7 +125,8 @@ def r15_relance(state: MatchState, policy: str = "success") -> str:
 def _relance_choice(
     dice: tuple[int, ...], modifier: int, threshold: int, prodige: str, policy: str
 ) -> str:
-    """R15's choice for these dice (cached: few dice, thresholds and modifiers exist)."""
+    """R15's choice for these dice (cached). Chances are counted in sixths: a kept die's
+    flags count 6, a rerolled die's the faces that give them."""
 
     def flags(faces: list[int]) -> tuple[int, int, int]:
         total = sum(faces) + modifier
@@ -136,12 +136,12 @@ def _relance_choice(
             int(is_prodige(faces, prodige)),
         )
 
-    def key(values: tuple[Fraction, Fraction, Fraction]) -> tuple[Fraction, ...]:
+    def key(values: tuple[int, int, int]) -> tuple[int, int, int]:
         success, critical, prodige_ = values
         return (critical, success, prodige_) if policy == "critical" else values
 
     kept = flags(list(dice))
-    best = key((Fraction(kept[0]), Fraction(kept[1]), Fraction(kept[2])))
+    best = key((6 * kept[0], 6 * kept[1], 6 * kept[2]))
     choice = KEEP
     for index in range(len(dice)):
         sums = [0, 0, 0]
@@ -149,7 +149,7 @@ def _relance_choice(
             faces = [*dice[:index], face, *dice[index + 1 :]]
             for k, flag in enumerate(flags(faces)):
                 sums[k] += flag
-        option = key((Fraction(sums[0], 6), Fraction(sums[1], 6), Fraction(sums[2], 6)))
+        option = key((sums[0], sums[1], sums[2]))
         if option > best:
             best, choice = option, REROLL_ACTIONS[index]
     return choice
