@@ -121,18 +121,7 @@ def target_worths(
     the character's unit stood on that row. The result is cached by everything it depends
     on (the shooter's row, the enemy rows and Résilience, the tier, the effects that act,
     Trident, Souffle, the rules): read it, never change it."""
-    if effects is None:
-        effects = (state.effects[0], state.effects[1])
-    other = 1 - side
-    trident = state.trident and character == PLONGEUR  # Trident's shots are at mages (R24)
-    souffle = souffle and not state.ult_used[side] >> PEDALAIR & 1
-    rows = state.rows
-    if row is None:
-        row = rows[side * UNITS + UNIT_OF_CHAR[character]]
-    enemy = other * UNITS
-    base = other * CHARS
-    key = (side, character, souffle, trident, _TIER[state.turn], row, effects,
-           *rows[enemy : enemy + UNITS], *state.res[base : base + CHARS])  # fmt: skip
+    key, trident, souffle, row, effects = _position(state, side, character, effects, souffle, row)
     cache = _caches_of(state.rules)
     positions = cache[0]
     found = positions.get(key)
@@ -145,12 +134,42 @@ def target_worths(
     return found
 
 
+def _position(
+    state: MatchState,
+    side: int,
+    character: int,
+    effects: Effects | None,
+    souffle: bool,
+    row: int | None,
+) -> tuple[tuple[object, ...], bool, bool, int, Effects]:
+    """The cache key of a character's targets (everything they depend on), with the
+    Trident and Souffle flags, row and effects that apply."""
+    if effects is None:
+        effects = (state.effects[0], state.effects[1])
+    other = 1 - side
+    trident = state.trident and character == PLONGEUR  # Trident's shots are at mages (R24)
+    souffle = souffle and not state.ult_used[side] >> PEDALAIR & 1
+    rows = state.rows
+    if row is None:
+        row = rows[side * UNITS + UNIT_OF_CHAR[character]]
+    enemy = other * UNITS
+    base = other * CHARS
+    key = (side, character, souffle, trident, _TIER[state.turn], row, effects,
+           *rows[enemy : enemy + UNITS], *state.res[base : base + CHARS])  # fmt: skip
+    return key, trident, souffle, row, effects
+
+
 #: A shot without runes: (chest, tier, distance, interception distance, the attacker's
 #: Vigie, Tourbillon, Souffle, the defender's Résilience, Égide, Tourbillon).
 ShotKey = tuple[bool, int, int, int | None, bool, bool, bool, int, bool, bool]
-Caches = tuple[dict[tuple[object, ...], dict[str, float]], dict[ShotKey, float]]
-#: Per rules configuration: the position cache of :func:`target_worths` and the shot worths
-#: by the small ints that decide them (cheaper to hash than :class:`Side` objects).
+Caches = tuple[
+    dict[tuple[object, ...], dict[str, float]],
+    dict[ShotKey, float],
+    dict[tuple[object, ...], float],
+]
+#: Per rules configuration: the position cache of :func:`target_worths`, the shot worths
+#: by the small ints that decide them (cheaper to hash than :class:`Side` objects), and
+#: :func:`best_worth` by position.
 _CACHES: dict[RulesConfig, Caches] = {}
 _WORTHS_SIZE = 1 << 17
 _TIER = (0, *(tier_for_turn(turn) for turn in range(1, TIE_BREAK_TURNS[-1] + 1)))
@@ -164,15 +183,16 @@ def _caches_of(rules: RulesConfig) -> Caches:
         return _LAST[1]  # type: ignore[return-value]
     cache = _CACHES.get(rules)
     if cache is None:
-        cache = _CACHES[rules] = ({}, {})
+        cache = _CACHES[rules] = ({}, {}, {})
     _LAST[0], _LAST[1] = rules, cache
     return cache
 
 
 def clear_worths() -> None:
     """Forget the positions seen (benchmarks time the bots from a cold position cache)."""
-    for positions, _ in _CACHES.values():
+    for positions, _, bests in _CACHES.values():
         positions.clear()
+        bests.clear()
 
 
 def _worth(shots: dict[ShotKey, float], rules: RulesConfig, key: ShotKey) -> float:
@@ -269,9 +289,16 @@ def best_worth(
     row: int | None = None,
 ) -> float:
     """The best worth among the character's targets now (0 when none is in range); with
-    ``row``, as if its unit stood on that row."""
-    worths = target_worths(state, side, character, effects, False, row)
-    return max(worths.values(), default=0.0)
+    ``row``, as if its unit stood on that row (cached by position, like the targets)."""
+    key = _position(state, side, character, effects, False, row)[0]
+    bests = _caches_of(state.rules)[2]
+    best = bests.get(key)
+    if best is None:
+        if len(bests) > _WORTHS_SIZE:
+            bests.clear()
+        worths = target_worths(state, side, character, effects, False, row)
+        best = bests[key] = max(worths.values(), default=0.0)
+    return best
 
 
 def action_worth(action: str, value: Fraction) -> float:

@@ -11,8 +11,9 @@ from akvo.config import DEFAULT_RULES, RulesConfig
 from akvo.errors import IllegalAction, MatchError, excerpt, require_int
 from akvo.match.actions import KEEP, REROLL_ACTIONS
 from akvo.match.core import CHANCE
+from akvo.match.engine import DECIDE, settle
 from akvo.match.phases import Phase
-from akvo.match.state import MatchState, _decide, _random_chance, new_match
+from akvo.match.state import MatchState, _random_chance, new_match
 from akvo.resolution import is_critical, is_prodige
 from akvo.teams import Team
 
@@ -95,11 +96,15 @@ def _play_random(
     """Two :class:`RandomBot` s (generators ``rng_a``, ``rng_b``) to the end: the same draws
     as the bots, without the checks their answers need not pass (they pick from ``legal``)."""
     draws = (rng_a.random, rng_b.random)
+    record = state.history.append
     while True:
         player = state.player
-        if player >= 0:
+        if player >= 0:  # apply_action's work, less its checks
             legal = state.legal
-            _decide(state, legal[int(draws[player]() * len(legal))])
+            action = legal[int(draws[player]() * len(legal))]
+            record(action)
+            DECIDE[state.phase](state, action)  # type: ignore[misc]
+            settle(state)
         elif player == CHANCE:
             _random_chance(state, rng)
         else:

@@ -81,6 +81,8 @@ for _phase, (_legal, _decide, _player) in DECISIONS.items():
 for _phase, _step in STEPS.items():
     _STEP[_phase] = _step
 _WEATHER, _END = Phase.WEATHER, Phase.END
+#: The decision of each phase by number (None for chance and internal phases).
+DECIDE = _DECIDE
 
 
 def decide(s: StateCore, action: str) -> None:

@@ -9,6 +9,7 @@ bookkeeping run by :func:`akvo.match.engine.settle`. Movement (R10–R11) is her
 from __future__ import annotations
 
 from akvo.match import log
+from akvo.match.actions import ADVANCE as ADVANCE_ACTION
 from akvo.match.actions import (
     ADVANCE_ORDER,
     ADVANCE_RUNE_ACTIONS,
@@ -249,15 +250,20 @@ def advance_rune_holders(s: StateCore, unit: int) -> tuple[int, ...]:
 
 
 def legal_advance(s: StateCore) -> tuple[str, ...]:
-    if room_ahead(s, s.side, s.unit) <= s.tasks[0][1]:
-        return ("advance",)  # R20: a Mouvement rune that cannot act cannot be played
-    return s.rosters[s.side].choices(
-        s.spent[s.side],
-        advance_rune_holders(s, s.unit),
-        _MOVEMENT_MASK,
-        "advance",
-        ADVANCE_RUNE_ACTIONS,
-    )
+    """An Avancer step with or without a Mouvement rune; with no rune to add, the step is
+    made at once (returns ``()``, as a forced ``advance`` would)."""
+    if room_ahead(s, s.side, s.unit) > s.tasks[0][1]:  # R20: else a rune could not act
+        legal = s.rosters[s.side].choices(
+            s.spent[s.side],
+            advance_rune_holders(s, s.unit),
+            _MOVEMENT_MASK,
+            ADVANCE_ACTION,
+            ADVANCE_RUNE_ACTIONS,
+        )
+        if len(legal) > 1:
+            return legal
+    decide_advance(s, ADVANCE_ACTION)
+    return ()
 
 
 def decide_advance(s: StateCore, action: str) -> None:

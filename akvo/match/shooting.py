@@ -126,14 +126,19 @@ def activating_side(s: StateCore) -> int:
 
 # --- Mouvement rune before the shot ----------------------------------------------------------
 def legal_pre_shot(s: StateCore) -> tuple[str, ...]:
+    """The Mouvement runes the shooter may play first; with none (``no move`` alone) the
+    node moves on by itself to the target (returns ``()``, as a forced ``no move`` would)."""
     shot = s.shot
     assert shot is not None
     side = shot.side
-    if not room_ahead(s, side, UNIT_OF_CHAR[shot.shooter]):
-        return (NO_MOVE,)  # R20: a blocked unit cannot use a Mouvement rune
-    return s.rosters[side].choices(
-        s.spent[side], (shot.shooter, BONUS), _MOUVEMENT_MASK, NO_MOVE, MOVE_ACTIONS
-    )
+    if room_ahead(s, side, UNIT_OF_CHAR[shot.shooter]):  # R20: a blocked unit cannot move
+        legal = s.rosters[side].choices(
+            s.spent[side], (shot.shooter, BONUS), _MOUVEMENT_MASK, NO_MOVE, MOVE_ACTIONS
+        )
+        if len(legal) > 1:
+            return legal
+    s.phase = TARGET
+    return ()
 
 
 def decide_pre_shot(s: StateCore, action: str) -> None:
@@ -245,25 +250,35 @@ def decide_target(s: StateCore, action: str) -> None:
 
 # --- runes of the resolution (R18, R20) ------------------------------------------------------
 def legal_attack_rune(s: StateCore) -> tuple[str, ...]:
+    """The attacker's runes (R18, R20); with none to play the node moves on by itself to the
+    defender's rune (returns ``()``, as a forced ``no rune`` would)."""
     shot = s.shot
     assert shot is not None
-    if shot.att_cat >= 0:  # R18: the Mouvement rune was this side's rune
-        return (NO_RUNE,)
-    mask = _ATTACK_MASK | _CONFUSION_MASK if can_intercept(shot) else _ATTACK_MASK
-    side = shot.side
-    return s.rosters[side].choices(
-        s.spent[side], (shot.shooter, BONUS), mask, NO_RUNE, RUNE_ACTIONS
-    )
+    if shot.att_cat < 0:  # else R18: the Mouvement rune was this side's rune
+        mask = _ATTACK_MASK | _CONFUSION_MASK if can_intercept(shot) else _ATTACK_MASK
+        side = shot.side
+        legal = s.rosters[side].choices(
+            s.spent[side], (shot.shooter, BONUS), mask, NO_RUNE, RUNE_ACTIONS
+        )
+        if len(legal) > 1:
+            return legal
+    s.phase = DEFENCE_RUNE
+    return ()
 
 
 def legal_defence_rune(s: StateCore) -> tuple[str, ...]:
+    """The defender's runes (R18, R20); with none the node moves on by itself to the roll."""
     shot = s.shot
     assert shot is not None
     mask = _CONFUSION_MASK | _DEFENCE_MASK if can_intercept(shot) else _CONFUSION_MASK
     other = 1 - shot.side
-    return s.rosters[other].choices(
+    legal = s.rosters[other].choices(
         s.spent[other], (shot.defender, BONUS), mask, NO_RUNE, RUNE_ACTIONS
     )
+    if len(legal) > 1:
+        return legal
+    s.phase = ROLL
+    return ()
 
 
 def _play_rune(s: StateCore, shot: Shot, action: str, attacking: bool) -> None:

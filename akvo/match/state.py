@@ -508,13 +508,6 @@ def _random_chance(state: MatchState, rng: random.Random) -> str:
     return action
 
 
-def _decide(state: MatchState, action: str) -> None:
-    """Apply a decision known to be legal (one of ``state.legal``), then settle."""
-    state.history.append(action)
-    _DECIDE[state.phase](state, action)  # type: ignore[misc]
-    _settle(state)
-
-
 def new_match(
     team_a: Team | str = "perrockiss",
     team_b: Team | str = "fish-tank",
