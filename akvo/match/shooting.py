@@ -165,26 +165,13 @@ def legal_target(s: StateCore) -> tuple[str, ...]:
     shot = s.shot
     assert shot is not None
     side, shooter = shot.side, shot.shooter
-    souffle = souffle_available(s, side)
-    enemy = (1 - side) * UNITS
-    key = (side, shooter, souffle, s.trident, s.rows[side * UNITS + UNIT_OF_CHAR[shooter]],
-           *s.rows[enemy : enemy + UNITS])  # fmt: skip
-    found = _TARGETS.get(key)
-    if found is None:
-        if len(_TARGETS) > _TARGETS_LIMIT:
-            _TARGETS.clear()
-        found = _TARGETS[key] = _targets(s, side, shooter, souffle)
+    found = _targets(s, side, shooter, souffle_available(s, side))
     if found:
         return found
     if s.log:
         add_event(s, f"{log.mage(side, shooter)} n'a aucune cible à portée.")
     drop_shot(s)
     return ()
-
-
-#: Memo of :func:`_targets` by everything it reads (the positions, Souffle, Trident).
-_TARGETS: dict[tuple[object, ...], tuple[str, ...]] = {}
-_TARGETS_LIMIT = 200_000
 
 
 def _targets(s: StateCore, side: int, shooter: int, souffle: bool) -> tuple[str, ...]:
