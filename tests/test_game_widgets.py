@@ -452,6 +452,12 @@ def test_examples_draw_engine_positions_on_the_board() -> None:
     assert isinstance(board, Board)
     assert board.state.observation("A")["rows"] == new_match().observation("A")["rows"]
     assert "ligne 3" in setup.children[0].value and "ligne 6" in setup.children[0].value
+    assert not board.flipped
+    from_b = ex.setup_seen_from_b()
+    turned = from_b.children[1]
+    assert isinstance(turned, Board) and turned.flipped and 'data-bottom="B"' in turned.svg
+    assert turned.state.observation("B")["rows"] == new_match().observation("B")["rows"]
+    assert "ligne 6" in from_b.children[0].value
     tie = ex.tie_break()
     assert isinstance(tie.children[1].state, MatchState) and tie.children[1].state.result == "A"
     assert "Kitesurfeur" in ex.lanes_table().data and "Atlante" in ex.lanes_table().data
