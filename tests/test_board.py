@@ -88,7 +88,7 @@ def test_units_sit_on_their_rows_with_their_resilience_and_used_ultimes() -> Non
     board = Board(state, interactive=False)
     unit = re.search(r'data-side="A" data-character="surfeur" data-row="(\d)"', board.svg)
     assert unit is not None and unit.group(1) == "5"
-    assert "Plongeur de B, rangée 6, Résilience 2" in board.svg
+    assert "Plongeur de B, ligne 6, Résilience 2" in board.svg
     assert "Ultime Trident utilisé" in board.svg
     assert "runes dépensées\u00a0: M, R" in board.status
     assert "Ultimes utilisés\u00a0: Trident" in board.status
@@ -178,7 +178,7 @@ def test_advance_cells_follow_the_preview() -> None:
     board.select(0, "plongeur")
     assert board.preview is not None and board.preview.advance_rows == (4,)
     assert 'class="akvo-board-advance" data-row="4" data-lane="6"' in board.overlay
-    assert "peut avancer jusqu’à la rangée 4" in board.details
+    assert "peut avancer jusqu’à la ligne 4" in board.details
 
 
 def test_bad_selections_raise_a_clear_error_and_change_nothing() -> None:

@@ -133,10 +133,10 @@ def details_html(preview: UnitPreview | None, hint: str) -> str:
     if not rows:
         advance = "ne peut pas avancer"
     elif len(rows) == 1:
-        advance = f"peut avancer jusqu’à la rangée {rows[0]}"
+        advance = f"peut avancer jusqu’à la ligne {rows[0]}"
     else:
-        advance = f"peut avancer jusqu’à la rangée {rows[0]} ({rows[1]} avec une rune de Mouvement)"
-    head = f"<p><b>{who}</b>, rangée {preview.row} : {advance}.</p>"
+        advance = f"peut avancer jusqu’à la ligne {rows[0]} ({rows[1]} avec une rune de Mouvement)"
+    head = f"<p><b>{who}</b>, ligne {preview.row} : {advance}.</p>"
     if not preview.targets:
         return _typography(head + "<p>Aucune cible à portée.</p>")
     enemy = 1 - preview.side

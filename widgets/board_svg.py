@@ -158,7 +158,7 @@ def unit_views(state: MatchState, viewer: int | None) -> list[UnitView]:
 
 
 def unit_aria(view: UnitView) -> str:
-    parts = [f"{mage_label(view.side, view.character)}, rangée {view.row}"]
+    parts = [f"{mage_label(view.side, view.character)}, ligne {view.row}"]
     parts.append(f"Résilience {view.resilience}")
     if view.order is not None:
         token = view.order if len(view.order) > 1 else ORDER_WORDS[view.order]
@@ -401,7 +401,7 @@ def overlay_svg(
     for step, row in enumerate(preview.advance_rows, start=1):
         key = f"advance-{row}"
         how = "" if step == 1 else " (avec une rune de Mouvement)"
-        label = f"Avancer jusqu’à la rangée {row}{how}"
+        label = f"Avancer jusqu’à la ligne {row}{how}"
         if key in actions:
             hit = _hit("advance", label, key) + f' data-action="{escape(actions[key])}"'
         else:
