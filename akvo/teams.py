@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 import string
 from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
 
 from akvo.config import DEFAULT_RULES, RulesConfig
 from akvo.errors import TeamError
@@ -48,28 +51,111 @@ class Team:
                 return character
         if wanted in self.bonus:
             return None
-        raise TeamError(f"{letter!r} is not a rune letter of this team")
+        raise TeamListError(
+            f"{letter!r} is not a rune letter of this team",
+            TeamMistake.NOT_IN_TEAM,
+            character=str(letter)[:1],
+        )
 
     def __str__(self) -> str:
         return "/".join(self.groups) + "+" + self.bonus
 
 
-def _fail(message: str) -> TeamError:
-    return TeamError(f"invalid team list: {message}")
+class TeamMistake(StrEnum):
+    """What is wrong with a team list (or a team lookup): the ``kind`` of a
+    :class:`TeamListError`, for readers that say it in their own words."""
+
+    NOT_A_STRING = "not_a_string"
+    EMPTY = "empty"
+    FORBIDDEN_CHARACTER = "forbidden_character"
+    SEVERAL_PLUS = "several_plus"
+    NO_GROUPS = "no_groups"
+    GROUP_COUNT = "group_count"
+    GROUP_SIZE = "group_size"
+    EMPTY_BONUS = "empty_bonus"
+    BONUS_SIZE = "bonus_size"
+    REPEATED_LETTER = "repeated_letter"
+    UNKNOWN_PRESET = "unknown_preset"
+    NOT_IN_TEAM = "not_in_team"
 
 
-def _split_groups(main: str) -> list[str]:
+#: The place of a letter in :attr:`TeamListError.places` when it is in the bonus part.
+BONUS_PLACE = 0
+
+
+class TeamListError(TeamError):
+    """A team-list mistake: the English message, and the same facts as data.
+
+    ``kind`` says what is wrong; the other fields are set when they apply (else ``None``,
+    ``""`` or ``()``): ``position`` is the 1-based offset of the offending character or
+    group in the text, ``line`` and ``column`` the same place counted in lines (both
+    1-based); ``token`` the group, bonus part, preset key or type name at fault;
+    ``character`` the offending character or letter; ``count`` how many groups or letters
+    were found; ``places`` where a letter stands, in order: a group 1–6 (its lane) or
+    :data:`BONUS_PLACE`.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        kind: TeamMistake,
+        *,
+        text: str = "",
+        position: int | None = None,
+        token: str = "",
+        character: str = "",
+        count: int | None = None,
+        places: tuple[int, ...] = (),
+    ) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.position = position
+        self.line: int | None = None
+        self.column: int | None = None
+        if position is not None:
+            before = text[: position - 1]
+            self.line = before.count("\n") + 1
+            self.column = position - (before.rfind("\n") + 1)
+        self.token = token
+        self.character = character
+        self.count = count
+        self.places = places
+
+
+def _fail(message: str, kind: TeamMistake, **data: Any) -> TeamListError:
+    return TeamListError(f"invalid team list: {message}", kind, **data)
+
+
+#: A letter of the list with its 0-based offset in the text.
+_Letter = tuple[str, int]
+
+
+def _letters(text: str, start: int, end: int) -> list[_Letter]:
+    return [(text[i], i) for i in range(start, end) if text[i] not in _SEPARATORS]
+
+
+def _split_groups(main: str) -> list[list[_Letter]]:
     """Groups are separated by '/' or line breaks; failing those, by spaces between words."""
     if re.search(r"[/\n]", main):
-        parts = re.split(r"[/\n]", main)
-        return [re.sub(r"\s+", "", p) for p in parts if p.strip()]
-    words = main.split()
+        bounds = [-1, *(m.start() for m in re.finditer(r"[/\n]", main)), len(main)]
+        parts = [_letters(main, a + 1, b) for a, b in itertools.pairwise(bounds)]
+        return [part for part in parts if part]
+    words = [_letters(main, m.start(), m.end()) for m in re.finditer(r"\S+", main)]
     if len(words) == 1 and len(words[0]) == GROUP_SIZE * GROUP_COUNT:
         word = words[0]
         return [word[i : i + GROUP_SIZE] for i in range(0, len(word), GROUP_SIZE)]
     if all(len(w) == 1 for w in words) and len(words) == GROUP_SIZE * GROUP_COUNT:
-        return ["".join(words[i : i + GROUP_SIZE]) for i in range(0, len(words), GROUP_SIZE)]
+        letters = [word[0] for word in words]
+        return [letters[i : i + GROUP_SIZE] for i in range(0, len(letters), GROUP_SIZE)]
     return words
+
+
+def _spelled(letters: list[_Letter]) -> str:
+    return "".join(letter for letter, _ in letters)
+
+
+def _place_name(place: int) -> str:
+    return "the bonus" if place == BONUS_PLACE else f"group {place}"
 
 
 def parse_team(text: str, *, name: str = "") -> Team:
@@ -77,50 +163,101 @@ def parse_team(text: str, *, name: str = "") -> Team:
 
     Spaces and ``/`` separate; case is ignored; every letter A–Z must appear exactly once.
     Without a ``+`` part, 24 distinct letters leave the two bonus letters. Any other input
-    raises :class:`~akvo.errors.TeamError` naming the problem.
+    raises :class:`TeamListError` (a :class:`~akvo.errors.TeamError`) naming the problem in
+    its message and in its fields.
     """
     if not isinstance(text, str):
-        raise _fail(f"expected a string, got {type(text).__name__}")
+        kind = type(text).__name__
+        raise _fail(f"expected a string, got {kind}", TeamMistake.NOT_A_STRING, token=kind)
     if not text.strip():
-        raise _fail("the list is empty")
+        raise _fail("the list is empty", TeamMistake.EMPTY)
     for position, char in enumerate(text, start=1):
         if char not in _ALLOWED:
             kind = "digit" if char.isdigit() else "character"
             raise _fail(
                 f"unknown {kind} {char!r} at position {position}; only letters A–Z, "
-                "spaces, '/' and one '+' are allowed"
+                "spaces, '/' and one '+' are allowed",
+                TeamMistake.FORBIDDEN_CHARACTER,
+                text=text,
+                position=position,
+                character=char,
             )
-    if text.count("+") > 1:
-        raise _fail("more than one '+' (the bonus part comes once, at the end)")
-    main, plus, bonus_text = text.upper().partition("+")
-    groups = _split_groups(main)
+    plus_at = [i + 1 for i, char in enumerate(text) if char == "+"]
+    if len(plus_at) > 1:
+        raise _fail(
+            "more than one '+' (the bonus part comes once, at the end)",
+            TeamMistake.SEVERAL_PLUS,
+            text=text,
+            position=plus_at[1],
+            character="+",
+            count=len(plus_at),
+        )
+    upper = text.upper()
+    main_end = plus_at[0] - 1 if plus_at else len(upper)
+    groups = _split_groups(upper[:main_end])
     if not groups:
-        raise _fail("no letter groups before '+'")
+        raise _fail(
+            "no letter groups before '+'", TeamMistake.NO_GROUPS, text=text, position=plus_at[0]
+        )
     if len(groups) != GROUP_COUNT:
-        raise _fail(f"found {len(groups)} letter groups; a team has {GROUP_COUNT} (one per lane)")
+        raise _fail(
+            f"found {len(groups)} letter groups; a team has {GROUP_COUNT} (one per lane)",
+            TeamMistake.GROUP_COUNT,
+            count=len(groups),
+        )
     for index, group in enumerate(groups, start=1):
         if len(group) != GROUP_SIZE:
             raise _fail(
-                f"group {index} {group!r} has {len(group)} letters; each character "
-                f"holds exactly {GROUP_SIZE} runes"
+                f"group {index} {_spelled(group)!r} has {len(group)} letters; each character "
+                f"holds exactly {GROUP_SIZE} runes",
+                TeamMistake.GROUP_SIZE,
+                text=text,
+                position=group[0][1] + 1,
+                token=_spelled(group),
+                count=len(group),
+                places=(index,),
             )
-    bonus = re.sub(r"[\s/]+", "", bonus_text)
-    if plus and not bonus:
-        raise _fail("the bonus part after '+' is empty; it needs 2 letters")
-    if plus and len(bonus) != BONUS_SIZE:
-        raise _fail(f"the bonus part {bonus!r} has {len(bonus)} letters; it needs {BONUS_SIZE}")
-    seen: dict[str, str] = {}
-    places = [(f"group {i}", g) for i, g in enumerate(groups, start=1)] + [("the bonus", bonus)]
+    bonus_letters = _letters(upper, main_end + 1, len(upper)) if plus_at else []
+    bonus = _spelled(bonus_letters)
+    if plus_at and not bonus:
+        raise _fail(
+            "the bonus part after '+' is empty; it needs 2 letters",
+            TeamMistake.EMPTY_BONUS,
+            text=text,
+            position=plus_at[0],
+            count=0,
+            places=(BONUS_PLACE,),
+        )
+    if plus_at and len(bonus) != BONUS_SIZE:
+        raise _fail(
+            f"the bonus part {bonus!r} has {len(bonus)} letters; it needs {BONUS_SIZE}",
+            TeamMistake.BONUS_SIZE,
+            text=text,
+            position=bonus_letters[0][1] + 1,
+            token=bonus,
+            count=len(bonus),
+            places=(BONUS_PLACE,),
+        )
+    seen: dict[str, int] = {}
+    places = [*enumerate(groups, start=1), (BONUS_PLACE, bonus_letters)]
     for place, letters in places:
-        for letter in letters:
+        for letter, offset in letters:
             if letter in seen:
-                where = place if seen[letter] == place else f"{seen[letter]} and {place}"
-                raise _fail(f"letter {letter!r} appears twice ({where}); each rune exists once")
+                where = tuple(dict.fromkeys((seen[letter], place)))
+                raise _fail(
+                    f"letter {letter!r} appears twice "
+                    f"({' and '.join(_place_name(p) for p in where)}); each rune exists once",
+                    TeamMistake.REPEATED_LETTER,
+                    text=text,
+                    position=offset + 1,
+                    character=letter,
+                    places=where,
+                )
             seen[letter] = place
-    if not plus:
+    if not plus_at:
         missing = sorted(set(string.ascii_uppercase) - set(seen))
         bonus = "".join(missing)
-    return Team(groups=tuple(groups), bonus=bonus, name=name)
+    return Team(groups=tuple(_spelled(g) for g in groups), bonus=bonus, name=name)
 
 
 def preset_team(key: str) -> Team:
@@ -128,7 +265,9 @@ def preset_team(key: str) -> Team:
     try:
         preset = PRESET_TEAMS[key]
     except KeyError:
-        raise TeamError(
-            f"unknown preset team {key!r}; choose one of {', '.join(PRESET_TEAMS)}"
+        raise TeamListError(
+            f"unknown preset team {key!r}; choose one of {', '.join(PRESET_TEAMS)}",
+            TeamMistake.UNKNOWN_PRESET,
+            token=str(key)[:40],
         ) from None
     return parse_team(preset.team_list, name=preset.name)

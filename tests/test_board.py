@@ -88,7 +88,7 @@ def test_units_sit_on_their_rows_with_their_resilience_and_used_ultimes() -> Non
     board = Board(state, interactive=False)
     unit = re.search(r'data-side="A" data-character="surfeur" data-row="(\d)"', board.svg)
     assert unit is not None and unit.group(1) == "5"
-    assert "Plongeur de B, rangée 6, Résilience 2" in board.svg
+    assert "Plongeur de B, ligne 6, Résilience 2" in board.svg
     assert "Ultime Trident utilisé" in board.svg
     assert "runes dépensées\u00a0: M, R" in board.status
     assert "Ultimes utilisés\u00a0: Trident" in board.status
@@ -178,7 +178,7 @@ def test_advance_cells_follow_the_preview() -> None:
     board.select(0, "plongeur")
     assert board.preview is not None and board.preview.advance_rows == (4,)
     assert 'class="akvo-board-advance" data-row="4" data-lane="6"' in board.overlay
-    assert "peut avancer jusqu’à la rangée 4" in board.details
+    assert "peut avancer jusqu’à la ligne 4" in board.details
 
 
 def test_bad_selections_raise_a_clear_error_and_change_nothing() -> None:
@@ -279,3 +279,98 @@ def test_values_are_exact_fractions_from_the_engine() -> None:
     assert board.preview is not None
     assert all(isinstance(t.value, Fraction) for t in board.preview.targets)
     assert {t.target for t in board.preview.targets} <= {*CHAR_NAMES, "chest"}
+
+
+# --- Orientation: the board seen from B's seat ------------------------------------------------
+
+
+def cells(svg: str) -> dict[tuple[int, int], tuple[int, int]]:
+    """Each drawn cell's (lane, row) → its (x, y) on screen."""
+    found = re.findall(
+        r'x="(\d+)" y="(\d+)" width="56" height="56" data-row="(\d)" data-lane="(\d)"', svg
+    )
+    return {(int(lane), int(row)): (int(x), int(y)) for x, y, row, lane in found}
+
+
+def unit_order(svg: str) -> list[str]:
+    """The mages in document order: the order Tab visits them in."""
+    return [
+        f"{side}-{name}"
+        for side, name in re.findall(
+            r'<g class="akvo-board-unit[^"]*" data-side="(\w)" data-character="(\w+)"', svg
+        )
+    ]
+
+
+def test_a_board_for_viewer_b_is_turned_half_a_turn() -> None:
+    state = position()
+    upright, flipped = Board(state), Board(state, viewer="B")
+    assert (upright.flipped, flipped.flipped) == (False, True)
+    assert 'data-bottom="A"' in upright.svg and 'data-bottom="B"' in flipped.svg
+    up, down = cells(upright.svg), cells(flipped.svg)
+    assert len(up) == len(down) == 60
+    # Upright: A's beach (row 0) at the bottom, lane 1 on the left.
+    assert up[1, 0][1] > up[1, 9][1] and up[1, 0][0] < up[6, 0][0]
+    # Flipped: B's beach at the bottom and lane 1 on the right: every cell is where the
+    # upright board puts the cell symmetric to it through the centre (a rotation, no mirror).
+    assert down[1, 9][1] > down[1, 0][1] and down[1, 0][0] > down[6, 0][0]
+    for (lane, row), where in down.items():
+        assert where == up[7 - lane, 9 - row]
+    # Numbers and letters stay upright and keep their meaning: lane 1 is labelled 1.
+    lane_labels = re.findall(
+        r'data-lane="(\d)" x="\d+" y="\d+" text-anchor="middle">(\d)<', flipped.svg
+    )
+    assert lane_labels == [(str(n), str(n)) for n in (6, 5, 4, 3, 2, 1)]
+    assert "rotate" not in flipped.svg and "scale(" not in flipped.svg
+
+
+def test_the_flipped_board_lists_the_bottom_side_first_left_to_right() -> None:
+    state = position()
+    assert unit_order(Board(state).svg)[:6] == [f"A-{name}" for name in CHAR_NAMES]
+    order = unit_order(Board(state, viewer=1).svg)
+    assert order == [f"B-{n}" for n in reversed(CHAR_NAMES)] + [
+        f"A-{n}" for n in reversed(CHAR_NAMES)
+    ]
+
+
+def test_flipped_is_a_separate_option_that_can_follow_the_viewer() -> None:
+    state = position()
+    board = Board(state, viewer="A", flipped=True)
+    assert board.flipped and 'data-bottom="B"' in board.svg
+    board.flipped = None  # follows the viewer again
+    assert not board.flipped and 'data-bottom="A"' in board.svg
+    board.viewer = "B"
+    assert board.flipped
+    hot_seat = Board(state)  # no viewer: a spectator's board, flipped on demand
+    hot_seat.flipped = True
+    assert 'data-bottom="B"' in hot_seat.svg
+    with pytest.raises(BoardError, match="flipped must be"):
+        hot_seat.flipped = "B"  # type: ignore[assignment]
+    assert hot_seat.flipped
+
+
+def test_a_flipped_board_offers_the_same_actions_with_arrows_pointing_forward() -> None:
+    for state in (
+        position(),
+        play_until(new_match(), "target"),
+        play_until(new_match(), "advance", 5),
+    ):
+        upright, flipped = Board(state), Board(state, flipped=True)
+        if upright.selected is None:
+            upright.select("A", "surfeur")
+            flipped.select("A", "surfeur")
+        assert upright.choices.keys() == flipped.choices.keys()
+        assert upright.selected == flipped.selected
+        assert upright.actions() == flipped.actions()
+        assert upright.details == flipped.details
+        assert shown_odds(upright) == shown_odds(flipped)
+        if upright.preview is not None and upright.preview.advance_rows:
+            side = upright.preview.side
+            assert ("↑" if side == 0 else "↓") in upright.overlay
+            assert ("↓" if side == 0 else "↑") in flipped.overlay
+        played: list[str] = []
+        flipped.on_action(played.append)
+        for key in flipped.actions():
+            kind = "advance" if key.startswith("advance") else "target"
+            click(flipped, kind=kind, key=key)
+        assert played == list(upright.actions().values())

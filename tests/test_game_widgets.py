@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import random
 import re
+from collections.abc import Callable
 from fractions import Fraction
 
 import pytest
@@ -18,7 +19,7 @@ from akvo.errors import TeamError
 from akvo.match import MatchState, new_match, scenario
 from akvo.match.preview import target_values
 from akvo.rules import CHARACTERS, PRESET_TEAMS, Character
-from akvo.teams import parse_team, preset_team
+from akvo.teams import BONUS_PLACE, TeamListError, parse_team, preset_team
 from akvo_widgets import (
     EndOfMatch,
     MovementLab,
@@ -41,7 +42,7 @@ from akvo_widgets.positions import orders_action, play_move, verdict
 from akvo_widgets.sharing import default_split, sharing_notes
 from akvo_widgets.stepper import DEMO_ORDERS, demo_action
 from akvo_widgets.team_builder import CUSTOM, default_mage_name, foreign_letters
-from akvo_widgets.team_errors import FALLBACK, team_error_french
+from akvo_widgets.team_errors import FALLBACK, mistake_html, team_error_french
 from akvo_widgets.ultimes import SCENES
 
 NBSP = "\u00a0"
@@ -77,6 +78,15 @@ ERRORS = {
     "(Pédalair) et dans les runes bonus : chaque rune n’existe qu’une fois dans une équipe.",
     "FLEE/CROQ/MYTH/BIDZ/PUNK/JAWS+VG": "La lettre E apparaît deux fois, dans le groupe 1 "
     "(Pédalair) : chaque rune n’existe qu’une fois dans une équipe.",
+    "FLEX/CROQ/MYTH/BIDZ/PUNK/JAWS+VV": "La lettre V apparaît deux fois, dans les runes "
+    "bonus : chaque rune n’existe qu’une fois dans une équipe.",
+    "FLEX\nCROQ\nMY.TH": "Le caractère « . » (ligne 3, position 3) n’a pas sa place dans une "
+    "liste : seulement des lettres de A à Z, des espaces, des « / » et un « + ».",
+    "FLEX/CROQ/MYTH/BIDZ/PUNK/JAWS+V": "Les runes bonus « V » comptent 1 lettre : il en faut "
+    "exactement 2.",
+    "FLEX/CROQ/MYTH/BIDZ/PUNK/J+VG": "Le groupe 6 (Plongeur), « J », a 1 lettre : chaque "
+    "personnage a exactement 4 runes.",
+    "FLEXCROQ": "La liste a 1 groupe de lettres : il en faut 6, un par couloir (R1).",
 }
 
 
@@ -89,6 +99,55 @@ def test_every_team_list_error_is_named_in_french(team_list: str) -> None:
 
 def test_an_unknown_engine_message_still_gets_french() -> None:
     assert team_error_french(TeamError("something new")) == french(FALLBACK)
+    assert mistake_html("ABC", TeamError("something new")) == ""
+
+
+def test_the_french_comes_from_the_fields_not_the_english() -> None:
+    """Same data, another English sentence: the French does not change."""
+    with pytest.raises(TeamListError) as caught:
+        parse_team("FLEX/CROQ/MYTH/BIDZ/PUNK/JAWF+VG")
+    error = caught.value
+    expected = team_error_french(error)
+    error.args = ("a rewritten engine message",)
+    assert team_error_french(error) == expected
+    error.places = (2, BONUS_PLACE)
+    assert "dans le groupe 2 (Kitesurfeur) et dans les runes bonus" in team_error_french(error)
+
+
+@pytest.mark.parametrize(
+    ("call", "sentence"),
+    [
+        (lambda: parse_team(7), "La liste d’équipe doit être un texte de 26 lettres."),  # type: ignore[arg-type]
+        (
+            lambda: preset_team("atlantis"),
+            "Le livret n’a pas d’équipe « atlantis » : choisissez-en une dans la liste.",
+        ),
+        (
+            lambda: preset_team("perrockiss").holder("9"),
+            "« 9 » n’est pas une lettre de rune de cette équipe.",
+        ),
+    ],
+)
+def test_lookup_errors_in_french(call: Callable[[], object], sentence: str) -> None:
+    with pytest.raises(TeamError) as caught:
+        call()
+    assert team_error_french(caught.value) == french(sentence)
+
+
+@pytest.mark.parametrize(
+    ("team_list", "marked"),
+    [
+        ("FLEX/CRO1/MYTH", "FLEX/CRO<mark>1</mark>/MYTH"),
+        ("FLEX/CROQ/M Y T/BIDZ/PUNK/JAWS", "FLEX/CROQ/<mark>M Y T</mark>/BIDZ/PUNK/JAWS"),
+        ("FLEX/CROQ/MYTH/BIDZ/PUNK/JAWS+VF", "FLEX/CROQ/MYTH/BIDZ/PUNK/JAWS+V<mark>F</mark>"),
+        ("A<B", "A<mark>&lt;</mark>B"),
+        ("ABCD/EFGH", ""),
+    ],
+)
+def test_the_mistake_is_marked_in_the_typed_list(team_list: str, marked: str) -> None:
+    with pytest.raises(TeamError) as caught:
+        parse_team(team_list)
+    assert mistake_html(team_list, caught.value) == marked
 
 
 # --- Team builder and score sheet -----------------------------------------------------------
@@ -119,9 +178,11 @@ def test_typing_a_wrong_list_names_the_mistake_and_switches_to_custom() -> None:
     )
     assert editor.error == expected
     assert text(editor.message.value) == expected
+    assert "LEGS/VUNF/JACK/ZBIM/PYTH/DROX+Q<mark>Q</mark>" in editor.mistake.value
     assert editor.runes.value == ""
     editor.team_list.value = "legs vunf jack zbim pyth drox"  # R27: the bonus is what is left
     assert editor.team is not None and editor.team.bonus == "QW"
+    assert editor.mistake.value == ""
 
 
 def test_the_three_identical_annex_lists_show_the_misprint_note() -> None:
@@ -391,6 +452,12 @@ def test_examples_draw_engine_positions_on_the_board() -> None:
     assert isinstance(board, Board)
     assert board.state.observation("A")["rows"] == new_match().observation("A")["rows"]
     assert "ligne 3" in setup.children[0].value and "ligne 6" in setup.children[0].value
+    assert not board.flipped
+    from_b = ex.setup_seen_from_b()
+    turned = from_b.children[1]
+    assert isinstance(turned, Board) and turned.flipped and 'data-bottom="B"' in turned.svg
+    assert turned.state.observation("B")["rows"] == new_match().observation("B")["rows"]
+    assert "ligne 6" in from_b.children[0].value
     tie = ex.tie_break()
     assert isinstance(tie.children[1].state, MatchState) and tie.children[1].state.result == "A"
     assert "Kitesurfeur" in ex.lanes_table().data and "Atlante" in ex.lanes_table().data

@@ -6,7 +6,7 @@ import pytest
 
 from akvo.errors import AkvoError, TeamError
 from akvo.rules import PRESET_TEAMS, Character, RuneCategory
-from akvo.teams import parse_team, preset_team
+from akvo.teams import TeamListError, TeamMistake, parse_team, preset_team
 
 
 @pytest.mark.parametrize("key", list(PRESET_TEAMS))
@@ -96,3 +96,52 @@ def test_non_string_and_unknown_preset() -> None:
         preset_team("atlantis")
     with pytest.raises(TeamError, match="not a rune letter of this team"):
         preset_team("perrockiss").holder("?")
+
+
+# --- The same mistakes as data (TeamListError's fields) --------------------------------------
+
+FIELDS = ("kind", "position", "line", "column", "token", "character", "count", "places")
+K = TeamMistake
+
+
+@pytest.mark.parametrize(
+    ("text", "fields"),
+    [
+        ("", (K.EMPTY, None, None, None, "", "", None, ())),
+        ("FLEX/CRO1/MYTH", (K.FORBIDDEN_CHARACTER, 9, 1, 9, "", "1", None, ())),
+        ("FLEX\nCROQ\nMY;TH", (K.FORBIDDEN_CHARACTER, 13, 3, 3, "", ";", None, ())),
+        ("AB+C+D", (K.SEVERAL_PLUS, 5, 1, 5, "", "+", 2, ())),
+        ("  +VG", (K.NO_GROUPS, 3, 1, 3, "", "", None, ())),
+        ("ABCD/EFGH", (K.GROUP_COUNT, None, None, None, "", "", 2, ())),
+        ("FLEX/CROQ/MY TH X/BIDZ/PUNK/JAWS+VG", (K.GROUP_SIZE, 11, 1, 11, "MYTHX", "", 5, (3,))),
+        ("FLEX\nCROQ\nMYTH\nBIDZ\nPUN\nJAWS", (K.GROUP_SIZE, 21, 5, 1, "PUN", "", 3, (5,))),
+        ("FLEX/CROQ/MYTH/BIDZ/PUNK/JAWS + ", (K.EMPTY_BONUS, 31, 1, 31, "", "", 0, (0,))),
+        ("FLEX/CROQ/MYTH/BIDZ/PUNK/JAWS+ v g a", (K.BONUS_SIZE, 32, 1, 32, "VGA", "", 3, (0,))),
+        ("flex/croq/myth/bidz/punk/jawf+vg", (K.REPEATED_LETTER, 29, 1, 29, "", "F", None, (1, 6))),
+        ("FLEX/CROQ/MYTH/BIDZ/PUNK/JAWS+VF", (K.REPEATED_LETTER, 32, 1, 32, "", "F", None, (1, 0))),
+        ("FLEE/CROQ/MYTH/BIDZ/PUNK/JAWS+VG", (K.REPEATED_LETTER, 4, 1, 4, "", "E", None, (1,))),
+        ("FLEX/CROQ/MYTH/BIDZ/PUNK/JAWS+VV", (K.REPEATED_LETTER, 32, 1, 32, "", "V", None, (0,))),
+    ],
+    ids=repr,
+)
+def test_each_mistake_carries_its_data(text: str, fields: tuple[object, ...]) -> None:
+    with pytest.raises(TeamListError) as info:
+        parse_team(text)
+    error = info.value
+    assert isinstance(error, TeamError)
+    assert tuple(getattr(error, name) for name in FIELDS) == fields
+    if error.position is not None:  # the position points at the culprit in the text
+        culprit = error.character or error.token[:1] or "+"
+        assert text[error.position - 1].upper() == culprit
+
+
+def test_lookups_carry_their_data_too() -> None:
+    with pytest.raises(TeamListError) as info:
+        parse_team(42)  # type: ignore[arg-type]
+    assert (info.value.kind, info.value.token) == (K.NOT_A_STRING, "int")
+    with pytest.raises(TeamListError) as info:
+        preset_team("atlantis")
+    assert (info.value.kind, info.value.token) == (K.UNKNOWN_PRESET, "atlantis")
+    with pytest.raises(TeamListError) as info:
+        preset_team("perrockiss").holder("?")
+    assert (info.value.kind, info.value.character) == (K.NOT_IN_TEAM, "?")

@@ -62,6 +62,12 @@ def _viewer(value: object) -> int | None:
     return None if value is None else _side(value)
 
 
+def _flipped(value: object) -> bool | None:
+    if value is None or isinstance(value, bool):
+        return value
+    raise BoardError(f"flipped must be True, False or None, got {str(value)[:20]!r}")
+
+
 def _state(value: object) -> MatchState:
     if value is None:
         return new_match()
@@ -127,10 +133,10 @@ def details_html(preview: UnitPreview | None, hint: str) -> str:
     if not rows:
         advance = "ne peut pas avancer"
     elif len(rows) == 1:
-        advance = f"peut avancer jusqu’à la rangée {rows[0]}"
+        advance = f"peut avancer jusqu’à la ligne {rows[0]}"
     else:
-        advance = f"peut avancer jusqu’à la rangée {rows[0]} ({rows[1]} avec une rune de Mouvement)"
-    head = f"<p><b>{who}</b>, rangée {preview.row} : {advance}.</p>"
+        advance = f"peut avancer jusqu’à la ligne {rows[0]} ({rows[1]} avec une rune de Mouvement)"
+    head = f"<p><b>{who}</b>, ligne {preview.row} : {advance}.</p>"
     if not preview.targets:
         return _typography(head + "<p>Aucune cible à portée.</p>")
     enemy = 1 - preview.side
@@ -144,10 +150,14 @@ def details_html(preview: UnitPreview | None, hint: str) -> str:
 class Board(anywidget.AnyWidget):  # type: ignore[misc]
     """The live board of a match state; see the module docstring.
 
-    ``Board(state=None, *, viewer=None, interactive=True)``: ``state`` is any
+    ``Board(state=None, *, viewer=None, interactive=True, flipped=None)``: ``state`` is any
     :class:`~akvo.match.MatchState` (``None``: a new match); ``viewer`` is the side (0/1 or
     ``"A"``/``"B"``) whose hidden orders may be shown; a non-interactive board draws but
-    offers no buttons. :attr:`selected` is ``(side, character)`` as the engine's ints.
+    offers no buttons. ``flipped`` turns the board half a turn, B's beach at the bottom, as
+    seen from B's seat (:class:`~akvo_widgets.board_svg.Frame` says why lanes turn too);
+    ``None`` follows the viewer: B's board is flipped, A's and a spectator's are not. A hot
+    seat sets :attr:`flipped` for each side in turn. :attr:`selected` is ``(side,
+    character)`` as the engine's ints; clicks and keys play the same actions either way.
     """
 
     _esm = HERE / "board.js"
@@ -168,9 +178,11 @@ class Board(anywidget.AnyWidget):  # type: ignore[misc]
         *,
         viewer: int | str | None = None,
         interactive: bool = True,
+        flipped: bool | None = None,
     ) -> None:
         self._state = _state(state)
         self._viewer = _viewer(viewer)
+        self._flipped = _flipped(flipped)
         self._interactive = bool(interactive)
         self._selected: tuple[int, int] | None = None
         self._preview: UnitPreview | None = None
@@ -203,6 +215,21 @@ class Board(anywidget.AnyWidget):  # type: ignore[misc]
     def viewer(self, value: int | str | None) -> None:
         self._viewer = _viewer(value)
         self._draw_board()
+
+    @property
+    def flipped(self) -> bool:
+        """Whether B's beach is drawn at the bottom (given, or following the viewer)."""
+        return self._frame().flipped
+
+    @flipped.setter
+    def flipped(self, value: bool | None) -> None:
+        """``True``/``False`` fixes the orientation; ``None`` makes it follow the viewer."""
+        self._flipped = _flipped(value)
+        self._draw_board()
+
+    def _frame(self) -> draw.Frame:
+        flipped = self._viewer == 1 if self._flipped is None else self._flipped
+        return draw.Frame(flipped)
 
     @property
     def interactive(self) -> bool:
@@ -280,7 +307,7 @@ class Board(anywidget.AnyWidget):  # type: ignore[misc]
         for (side, character), preview in self._previews.items():
             choices[draw.unit_key(side, character)] = self._view(preview)
         with self.hold_sync():
-            self.svg = draw.board_svg(self._state, self._viewer, sides)
+            self.svg = draw.board_svg(self._state, self._viewer, sides, self._frame())
             self.status = status_html(self._state)
             self.choices = choices
             self._draw_selection()
@@ -296,7 +323,9 @@ class Board(anywidget.AnyWidget):  # type: ignore[misc]
                 "pour voir où il peut avancer et sur qui il peut tirer."
             )
         return {
-            "overlay": draw.overlay_svg(self._state, preview, self._actions_for(preview)),
+            "overlay": draw.overlay_svg(
+                self._state, preview, self._actions_for(preview), self._frame()
+            ),
             "details": details_html(preview, hint),
         }
 

@@ -38,18 +38,53 @@ TOP = 24  # room for the lane numbers
 LIGHT_X = LEFT + 6 * CELL + 10  # the lighthouse column
 WIDTH = LIGHT_X + 44
 HEIGHT = TOP + 10 * CELL + 4
+#: Every text on the board is at least this tall in SVG units (board.css sets it): 12 CSS px
+#: as long as the board is at least ``12 * WIDTH / FONT`` = 311 px wide (a 390 px phone
+#: gives it about 350 px).
+FONT = 16
+CHIP_HEIGHT = 21
 SIDE_COLOURS = ("#1f6fb2", "#c0392b")
 INITIALS = "PKBLSD"
 ORDER_WORDS = {"A": "Avancer", "T": "Tirer"}
 
 
-def cell_x(lane: int) -> int:
-    return LEFT + (lane - 1) * CELL
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """Where each cell lands on screen: side A's beach at the bottom, or, ``flipped``, the
+    board turned half a turn, as seen from side B's seat at the table.
+
+    Half a turn, not a mirror: R1 keeps each character in the same lane for both sides, so
+    across the table A's lane 1 is on B's right. Flipping only the rows would draw a board
+    that no seat sees (lane 1 on the left of both players), and B's Pédalair would no longer
+    face the lane it really faces. Lane and row numbers stay the rulebook's (R1, R2): only
+    their places change, every text stays upright.
+    """
+
+    flipped: bool = False
+
+    def x(self, lane: int) -> int:
+        """Left edge of lane 1–6: lane 1 on the left, or on the right when flipped."""
+        return LEFT + ((6 - lane) if self.flipped else (lane - 1)) * CELL
+
+    def y(self, row: int) -> int:
+        """Top edge of row 0–9 (0: A's beach, 9: B's): the bottom side's beach lowest."""
+        return TOP + (row if self.flipped else 9 - row) * CELL
+
+    @property
+    def bottom(self) -> int:
+        """The side whose beach is drawn at the bottom."""
+        return 1 if self.flipped else 0
+
+    def lanes(self) -> tuple[int, ...]:
+        """Lanes from left to right on screen."""
+        return (6, 5, 4, 3, 2, 1) if self.flipped else (1, 2, 3, 4, 5, 6)
+
+    def forward(self, side: int) -> str:
+        """The arrow of ``side``'s advance on screen (towards the enemy beach)."""
+        return "↑" if side == self.bottom else "↓"
 
 
-def cell_y(row: int) -> int:
-    """Row 9 (B's beach) at the top, row 0 (A's beach) at the bottom."""
-    return TOP + (9 - row) * CELL
+UPRIGHT = Frame(False)
 
 
 def unit_key(side: int, character: int) -> str:
@@ -123,7 +158,7 @@ def unit_views(state: MatchState, viewer: int | None) -> list[UnitView]:
 
 
 def unit_aria(view: UnitView) -> str:
-    parts = [f"{mage_label(view.side, view.character)}, rangée {view.row}"]
+    parts = [f"{mage_label(view.side, view.character)}, ligne {view.row}"]
     parts.append(f"Résilience {view.resilience}")
     if view.order is not None:
         token = view.order if len(view.order) > 1 else ORDER_WORDS[view.order]
@@ -143,12 +178,13 @@ def _hit(kind: str, label: str, key: str) -> str:
     )
 
 
-def _grid(favoured: int) -> list[str]:
+def _grid(favoured: int, frame: Frame) -> list[str]:
     out = []
     for row in range(10):
         beach = row in (0, 9)
-        for lane in range(1, 7):
-            x, y = cell_x(lane), cell_y(row)
+        y = frame.y(row)
+        for lane in frame.lanes():
+            x = frame.x(lane)
             css = "akvo-board-beach" if beach else "akvo-board-water"
             out.append(
                 f'<rect class="{css}" x="{x}" y="{y}" width="{CELL}" height="{CELL}"'
@@ -165,43 +201,46 @@ def _grid(favoured: int) -> list[str]:
             out.append(
                 f'<g class="akvo-board-favoured" data-side="{label}">'
                 f"<title>Météo favorable à {label}</title>"
-                f'<circle cx="{LEFT - 12}" cy="{cell_y(row) + 28}" r="10"/></g>'
+                f'<circle cx="{LEFT - 12}" cy="{y + 28}" r="11"/></g>'
             )
         out.append(
-            f'<text class="akvo-board-axis" x="{LEFT - 12}" y="{cell_y(row) + 32}" '
+            f'<text class="akvo-board-axis" data-row="{row}" x="{LEFT - 12}" y="{y + 33}" '
             f'text-anchor="middle">{label}</text>'
         )
-    for lane in range(1, 7):
+    for lane in frame.lanes():
         out.append(
-            f'<text class="akvo-board-axis" x="{cell_x(lane) + CELL // 2}" y="{TOP - 8}" '
-            f'text-anchor="middle">{lane}</text>'
+            f'<text class="akvo-board-axis" data-lane="{lane}" x="{frame.x(lane) + CELL // 2}" '
+            f'y="{TOP - 7}" text-anchor="middle">{lane}</text>'
         )
     return out
 
 
 def _lighthouse(turn: int, tier: int) -> list[str]:
+    """The lighthouse beside the water (it is on the referee's board): it always rises
+    upwards, level 1 at the bottom, whichever side sits at the bottom."""
     level = lighthouse_level(turn)
+    middle = LIGHT_X + 17
     out = [
         f'<g class="akvo-board-lighthouse" data-level="{level}" data-tier="{tier}">',
         f"<title>Phare au niveau {level}, palier {TIER_NUMERALS[tier]}</title>",
-        f'<text x="{LIGHT_X + 17}" y="{TOP - 8}" text-anchor="middle">Phare</text>',
+        f'<text x="{middle}" y="{TOP - 7}" text-anchor="middle">Phare</text>',
     ]
     for step in range(1, 9):
         lit = " akvo-board-lit" if step <= level else ""
         out.append(
-            f'<rect class="akvo-board-level{lit}" x="{LIGHT_X + 5}" y="{cell_y(step) + 10}" '
-            f'width="24" height="{CELL - 20}" rx="3"/>'
+            f'<rect class="akvo-board-level{lit}" x="{LIGHT_X + 5}" '
+            f'y="{UPRIGHT.y(step) + 10}" width="24" height="{CELL - 20}" rx="3"/>'
         )
     out.append(
-        f'<text x="{LIGHT_X + 17}" y="{cell_y(9) + 32}" text-anchor="middle">{level}</text>'
-        f'<text x="{LIGHT_X + 17}" y="{cell_y(0) + 32}" text-anchor="middle">'
+        f'<text x="{middle}" y="{UPRIGHT.y(9) + 33}" text-anchor="middle">{level}</text>'
+        f'<text x="{middle}" y="{UPRIGHT.y(0) + 33}" text-anchor="middle">'
         f"{TIER_NUMERALS[tier]}</text></g>"
     )
     return out
 
 
-def _ship(side: int, row: int, order: str | None) -> str:
-    x, y = cell_x(3) + 3, cell_y(row) + 3
+def _ship(side: int, row: int, order: str | None, frame: Frame) -> str:
+    x, y = min(frame.x(3), frame.x(4)) + 3, frame.y(row) + 3
     token = (
         f'<text class="akvo-board-order" x="{x + CELL - 3}" y="{y + CELL - 9}" '
         f'text-anchor="middle">{order}</text>'
@@ -215,10 +254,10 @@ def _ship(side: int, row: int, order: str | None) -> str:
     )
 
 
-def _unit(view: UnitView, clickable: bool) -> str:
+def _unit(view: UnitView, clickable: bool, frame: Frame) -> str:
     side, character = view.side, view.character
-    cx = cell_x(LANE_OF_CHAR[character]) + CELL // 2
-    cy = cell_y(view.row) + CELL // 2 - 3
+    cx = frame.x(LANE_OF_CHAR[character]) + CELL // 2
+    cy = frame.y(view.row) + CELL // 2 - 3
     colour = SIDE_COLOURS[side]
     classes = "akvo-board-unit" + (" akvo-board-done" if view.activated else "")
     label = unit_aria(view)
@@ -233,7 +272,7 @@ def _unit(view: UnitView, clickable: bool) -> str:
         f"<title>{escape(label)}</title>",
         f'<circle class="akvo-board-focus" cx="{cx}" cy="{cy}" r="24"/>',
         shape,
-        f'<text class="akvo-board-initial" x="{cx}" y="{cy + 5}" text-anchor="middle">'
+        f'<text class="akvo-board-initial" x="{cx}" y="{cy + 6}" text-anchor="middle">'
         f"{INITIALS[character]}</text>",
     ]
     for pip in range(view.resilience):
@@ -242,31 +281,46 @@ def _unit(view: UnitView, clickable: bool) -> str:
         )
     if view.ultime_used:
         parts.append(
-            f'<text class="akvo-board-ultime-used" x="{cx - 20}" y="{cy - 12}" '
+            f'<text class="akvo-board-ultime-used" x="{cx - 19}" y="{cy - 10}" '
             'text-anchor="middle">✕</text>'
         )
     if view.order is not None and len(view.order) == 1:
         parts.append(
-            f'<text class="akvo-board-order" x="{cx + 20}" y="{cy - 12}" '
+            f'<text class="akvo-board-order" x="{cx + 19}" y="{cy - 10}" '
             f'text-anchor="middle">{view.order}</text>'
         )
     parts.append("</g>")
     return "".join(parts)
 
 
-def board_svg(state: MatchState, viewer: int | None = None, clickable: Collection[int] = ()) -> str:
+def screen_order(views: list[UnitView], frame: Frame) -> list[UnitView]:
+    """The units in reading (and Tab) order: the bottom side first, then lanes left to right."""
+    lanes = frame.lanes()
+    return sorted(
+        views, key=lambda v: (v.side != frame.bottom, lanes.index(LANE_OF_CHAR[v.character]))
+    )
+
+
+def board_svg(
+    state: MatchState,
+    viewer: int | None = None,
+    clickable: Collection[int] = (),
+    frame: Frame = UPRIGHT,
+) -> str:
     """The whole board for ``state``; units of the sides in ``clickable`` are buttons."""
-    views = unit_views(state, viewer)
+    views = screen_order(unit_views(state, viewer), frame)
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
-        f'class="akvo-board-svg" role="group" aria-label="Plateau, tour {state.turn}">',
-        *_grid(state.favoured),
+        f'class="akvo-board-svg" role="group" data-bottom="{SIDE_NAMES[frame.bottom]}" '
+        f'aria-label="Plateau, tour {state.turn}, vu depuis la plage de '
+        f'{SIDE_NAMES[frame.bottom]}">',
+        *_grid(state.favoured, frame),
         *_lighthouse(state.turn, state.tier),
     ]
     for view in views:
         if view.character == CHAR_NAMES.index("barreur"):
-            out.append(_ship(view.side, view.row, view.order))
-    out.extend(_unit(view, view.side in clickable) for view in views)
+            out.append(_ship(view.side, view.row, view.order, frame))
+    out.extend(_unit(view, view.side in clickable, frame) for view in views)
     out.append('<g class="akvo-board-overlay"></g></svg>')
     return "".join(out)
 
@@ -304,6 +358,7 @@ def target_label(target: TargetPreview, enemy: int) -> str:
 
 
 def _target_cell(preview: UnitPreview, target: TargetPreview, state: MatchState) -> tuple[int, int]:
+    """The target's (lane, row): a mage's cell, or the chest on the enemy beach."""
     enemy = 1 - preview.side
     if target.target == CHEST_NAME:
         return LANE_OF_CHAR[preview.character], 9 if preview.side == 0 else 0
@@ -311,10 +366,25 @@ def _target_cell(preview: UnitPreview, target: TargetPreview, state: MatchState)
     return LANE_OF_CHAR[character], state.rows[enemy * UNITS + UNIT_OF_CHAR[character]]
 
 
+#: Rough advance widths of the bold sans-serif glyphs of the odds labels, in ems.
+_GLYPH_EMS = {**dict.fromkeys("0123456789", 0.556), ",": 0.278, ".": 0.278, " ": 0.278}
+_GLYPH_EMS.update({"\u00a0": 0.278, "%": 0.889, "p": 0.611, "t": 0.333, "S": 0.667})
+
+
+def fitted(text: str, room: float, font: float = FONT) -> str:
+    """``textLength`` attributes that squeeze ``text`` into ``room`` units if its estimated
+    width is wider: the label keeps its height (its legibility), never its overflow."""
+    width = sum(_GLYPH_EMS.get(ch, 0.611) for ch in text) * font
+    if width <= room:
+        return ""
+    return f' textLength="{room:g}" lengthAdjust="spacingAndGlyphs"'
+
+
 def overlay_svg(
     state: MatchState,
     preview: UnitPreview | None,
     actions: Mapping[str, str],
+    frame: Frame = UPRIGHT,
 ) -> str:
     """The selection layer: ``actions`` maps an element key to the legal action it plays.
 
@@ -324,34 +394,34 @@ def overlay_svg(
     if preview is None:
         return ""
     side, character = preview.side, preview.character
-    cx = cell_x(LANE_OF_CHAR[character]) + CELL // 2
-    cy = cell_y(preview.row) + CELL // 2 - 3
+    lane = LANE_OF_CHAR[character]
+    cx = frame.x(lane) + CELL // 2
+    cy = frame.y(preview.row) + CELL // 2 - 3
     out = [f'<circle class="akvo-board-selected" cx="{cx}" cy="{cy}" r="22"/>']
     for step, row in enumerate(preview.advance_rows, start=1):
-        lane = LANE_OF_CHAR[character]
         key = f"advance-{row}"
         how = "" if step == 1 else " (avec une rune de Mouvement)"
-        label = f"Avancer jusqu’à la rangée {row}{how}"
+        label = f"Avancer jusqu’à la ligne {row}{how}"
         if key in actions:
             hit = _hit("advance", label, key) + f' data-action="{escape(actions[key])}"'
         else:
             hit = f' aria-label="{escape(label)}"'
+        x, y = frame.x(lane), frame.y(row)
         out.append(
             f'<g class="akvo-board-advance" data-row="{row}" data-lane="{lane}"{hit}>'
             f"<title>{escape(label)}</title>"
-            f'<rect x="{cell_x(lane) + 4}" y="{cell_y(row) + 4}" width="{CELL - 8}" '
-            f'height="{CELL - 8}" rx="6"/>'
-            f'<text x="{cell_x(lane) + CELL // 2}" y="{cell_y(row) + 34}" '
-            f'text-anchor="middle">{"↑" if side == 0 else "↓"}</text></g>'
+            f'<rect x="{x + 4}" y="{y + 4}" width="{CELL - 8}" height="{CELL - 8}" rx="6"/>'
+            f'<text x="{x + CELL // 2}" y="{y + 35}" text-anchor="middle">'
+            f"{frame.forward(side)}</text></g>"
         )
     for target in preview.targets:
-        lane, row = _target_cell(preview, target, state)
-        x, y = cell_x(lane), cell_y(row)
+        target_lane, row = _target_cell(preview, target, state)
+        x, y = frame.x(target_lane), frame.y(row)
         label = target_label(target, 1 - side)
         legal = target.action in actions
         hit = _hit("target", label, target.action) if legal else f' aria-label="{escape(label)}"'
-        chip_y = y + (CELL - 19 if target.souffle else 1)
-        souffle = "S " if target.souffle else ""
+        chip_y = y + (CELL - CHIP_HEIGHT - 1 if target.souffle else 1)
+        shown = ("S " if target.souffle else "") + odds_text(target)
         out.append(
             f'<g class="akvo-board-target" data-action="{escape(target.action)}" '
             f'data-target="{target.target}" data-souffle="{str(target.souffle).lower()}" '
@@ -360,8 +430,8 @@ def overlay_svg(
             f'<rect class="akvo-board-target-cell" x="{x + 2}" y="{y + 2}" '
             f'width="{CELL - 4}" height="{CELL - 4}" rx="6"/>'
             f'<rect class="akvo-board-chip" x="{x + 1}" y="{chip_y}" width="{CELL - 2}" '
-            f'height="18" rx="4"/>'
-            f'<text class="akvo-board-odds" x="{x + CELL // 2}" y="{chip_y + 13}" '
-            f'text-anchor="middle">{souffle}{escape(odds_text(target))}</text></g>'
+            f'height="{CHIP_HEIGHT}" rx="4"/>'
+            f'<text class="akvo-board-odds" x="{x + CELL // 2}" y="{chip_y + CHIP_HEIGHT - 5}" '
+            f'text-anchor="middle"{fitted(shown, CELL - 6)}>{escape(shown)}</text></g>'
         )
     return "".join(out)

@@ -39,9 +39,9 @@ def _markdown(text: str) -> Markdown:
     return Markdown(french(text))
 
 
-def _figure(caption_html: str, state: MatchState, css: str) -> w.VBox:
+def _figure(caption_html: str, state: MatchState, css: str, *, flipped: bool = False) -> w.VBox:
     caption = w.HTML(caption_html)
-    box = w.VBox([caption, board_for(state)])
+    box = w.VBox([caption, board_for(state, flipped=flipped)])
     box.add_class("akvo-example")
     box.add_class(css)
     return box
@@ -76,6 +76,19 @@ def setup_position() -> w.VBox:
         f"jeton météo favorisera A avec une chance de {fraction(bag['weather A'])} (R8).</p>"
     )
     return _figure(caption, state, "akvo-setup-position")
+
+
+def setup_seen_from_b() -> w.VBox:
+    """The same setup from B's seat: the board turned half a turn (R1 keeps the lanes)."""
+    state = new_match()
+    rows = state.observation("B")["rows"]["B"]
+    caption = french(
+        "<p>La même table, vue depuis la place de B : le plateau a fait un demi-tour. La "
+        f"plage de B est en bas, ses unités sur la ligne {rows['surfeur']}, et le couloir 1 "
+        "est à droite : chaque personnage reste face à son homologue (R1), les numéros de "
+        "couloirs et de lignes ne changent pas.</p>"
+    )
+    return _figure(caption, state, "akvo-setup-from-b", flipped=True)
 
 
 # --- Les équipes -----------------------------------------------------------------------------

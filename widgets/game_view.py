@@ -15,10 +15,10 @@ from .board import Board
 from .formatting import french
 
 
-def board_for(state: MatchState, *, interactive: bool = True) -> Board:
+def board_for(state: MatchState, *, interactive: bool = True, flipped: bool = False) -> Board:
     """The live board of ``state``: a click on a mage shows its advances and its targets
-    with the engine's exact odds (the Board's own preview)."""
-    return Board(state, interactive=interactive)
+    with the engine's exact odds (the Board's own preview); ``flipped``: seen from B's seat."""
+    return Board(state, interactive=interactive, flipped=flipped)
 
 
 def typographic(text: str) -> str:

@@ -2,7 +2,8 @@
 the six mages from their letters, and download a printable score sheet.
 
 The parsing and the runes come from :mod:`akvo.teams` and :mod:`akvo.rules`; this module
-only lays them out and says every mistake in French (:mod:`akvo_widgets.team_errors`).
+only lays them out and says every mistake in French from the error's fields, marking where
+it is in the typed list (:mod:`akvo_widgets.team_errors`).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from akvo.teams import Team, parse_team
 
 from . import controls as c
 from .formatting import french
-from .team_errors import team_error_french
+from .team_errors import mistake_html, team_error_french
 
 #: The drop-down's value for a list typed by the reader.
 CUSTOM = "custom"
@@ -112,6 +113,7 @@ class TeamEditor(w.VBox):  # type: ignore[misc]
         for character, box in self.mage_names.items():
             box.add_class(f"akvo-team-mage-{character.name.lower()}")
         self.message = c.html("akvo-team-message")
+        self.mistake = c.html("akvo-team-mistake")
         self.runes = c.html("akvo-table")
         self.runes.add_class("akvo-team-runes")
         self.names_note = c.html("akvo-team-names-note")
@@ -123,6 +125,7 @@ class TeamEditor(w.VBox):  # type: ignore[misc]
                 self.preset,
                 self.team_list,
                 self.message,
+                self.mistake,
                 self.runes,
                 self.team_name,
                 *self.mage_names.values(),
@@ -167,10 +170,14 @@ class TeamEditor(w.VBox):  # type: ignore[misc]
         except TeamError as error:
             self.team, self.error = None, team_error_french(error)
             self.message.value = f'<p class="akvo-note akvo-team-error">{escape(self.error)}</p>'
+            marked = mistake_html(self.team_list.value, error)
+            here = french("L’erreur est ici :")
+            self.mistake.value = f"<p>{here} <code>{marked}</code></p>" if marked else ""
             self.runes.value = ""
             self._check_names()
             return
         self.team, self.error = team, ""
+        self.mistake.value = ""
         note = misprint_note(team)
         ok = f"Liste valide : {team}."
         self.message.value = f'<p class="akvo-team-ok">{escape(french(ok))}</p>' + (

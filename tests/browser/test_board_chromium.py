@@ -1,18 +1,22 @@
-"""The live board in headless Chromium, on a real book page (tir-sur-un-mage.ipynb).
+"""The live board in headless Chromium, on real book pages.
 
-The page shows ``akvo_widgets.examples.shooter_on_board()``: a turn-3 position with A's
-Surfeur selected. The expected odds are computed here with the engine
-(:func:`akvo.match.preview.unit_preview`) and formatted by the board's own formatter.
+tir-sur-un-mage.ipynb shows ``akvo_widgets.examples.shooter_on_board()``: a turn-3 position
+with A's Surfeur selected; plateau-et-mise-en-place.ipynb shows the setup from B's seat
+(``examples_game.setup_seen_from_b()``, a flipped board). The expected odds are computed
+here with the engine (:func:`akvo.match.preview.unit_preview`) and formatted by the board's
+own formatter.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
+from akvo.match import new_match
 from akvo.match.board import CHAR_NAMES
 from akvo.match.preview import unit_preview
 from akvo.shots import Side, shot_on_mage
@@ -81,15 +85,92 @@ def test_board_shows_targets_with_the_engines_odds_by_click_and_keyboard(
     expect(board).to_have_attribute("data-selected", "")
 
 
-def test_board_fits_a_phone(page: Page, base_url: str) -> None:
-    page.set_viewport_size({"width": 390, "height": 844})
+#: Every text of a board as the reader sees it: its font size in CSS px (the SVG's own
+#: units times the board's scale on screen) and its box's height.
+TEXT_SIZES = """(board) => [...board.querySelectorAll("svg text")].map((t) => ({
+    css: t.getAttribute("class") || "",
+    text: t.textContent,
+    px: parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a,
+    height: t.getBoundingClientRect().height,
+}))"""
+PHONE = {"width": 390, "height": 844}
+MIN_TEXT_PX = 12
+
+
+def readable_texts(board: Locator) -> list[dict[str, Any]]:
+    """Every text of the board, each checked to be at least 12 CSS px tall."""
+    texts: list[dict[str, Any]] = board.evaluate(TEXT_SIZES)
+    small = [t for t in texts if t["px"] < MIN_TEXT_PX or t["height"] < MIN_TEXT_PX]
+    assert small == [], f"texts under {MIN_TEXT_PX} px: {small[:5]}"
+    return texts
+
+
+def test_board_fits_a_phone_with_every_text_readable(page: Page, base_url: str) -> None:
+    page.set_viewport_size(PHONE)
     open_page(page, base_url, PAGE)
-    svg = page.locator(".akvo-board svg")
+    board = page.locator(".akvo-board")
+    svg = board.locator("svg")
     expect(svg).to_be_visible(timeout=WAIT)
     box = svg.bounding_box()
-    assert box is not None and 200 < box["width"] <= 390
+    assert box is not None and 200 < box["width"] <= PHONE["width"]
+    check_targets(page, 0, "surfeur")
+    texts = readable_texts(board)
+    odds = [t for t in texts if t["css"] == "akvo-board-odds"]
+    assert len(odds) == len(expected_odds(0, "surfeur")) > 0
+    for label in board.locator(".akvo-board-target").all():
+        label_box = label.locator(".akvo-board-odds").bounding_box()
+        cell = label.locator(".akvo-board-target-cell").bounding_box()
+        assert label_box is not None and cell is not None
+        assert label_box["height"] >= MIN_TEXT_PX
+        assert label_box["width"] <= cell["width"] + 2  # squeezed into its cell if need be
     overflow = page.evaluate("() => document.documentElement.scrollWidth")
-    assert overflow <= 390
+    assert overflow <= PHONE["width"]
+
+
+def centre(locator: Locator) -> tuple[float, float]:
+    box = locator.bounding_box(timeout=WAIT)
+    assert box is not None
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def test_the_board_seen_from_bs_seat(page: Page, base_url: str) -> None:
+    """Chapter « plateau »: the setup seen from B's seat, on a phone. B's beach is at the
+    bottom and lane 1 on the right; a click (or Enter) on B's mages shows the engine's
+    targets, their odds readable."""
+    page.set_viewport_size(PHONE)
+    open_page(page, base_url, "plateau-et-mise-en-place.ipynb")
+    board = page.locator(".akvo-setup-from-b .akvo-board")
+    expect(board.locator("svg")).to_have_attribute("data-bottom", "B", timeout=WAIT)
+
+    def unit(side: str, character: str) -> Locator:
+        return board.locator(f'.akvo-board-unit[data-side="{side}"][data-character="{character}"]')
+
+    b_x, b_y = centre(unit("B", "pedalair"))
+    a_x, a_y = centre(unit("A", "pedalair"))
+    plongeur_x, _ = centre(unit("B", "plongeur"))
+    assert b_y > a_y  # B's units below A's
+    assert abs(b_x - a_x) < 1 and b_x > plongeur_x  # lane 1 on the right, facing lane 1
+    unit("B", "surfeur").click()
+    state = new_match()
+    for character in ("surfeur", "plongeur"):
+        preview = unit_preview(state, 1, CHAR_NAMES.index(character))
+        expected = {t.action: odds_text(t) for t in preview.targets}
+        targets = board.locator(".akvo-board-target")
+        expect(targets).to_have_count(len(expected), timeout=WAIT)
+        for action, odds in expected.items():
+            shown = board.locator(f'.akvo-board-target[data-action="{action}"] .akvo-board-odds')
+            expect(shown).to_have_text(
+                re.compile(re.escape(odds).replace("\\\xa0", "[\\s\xa0]") + "$")
+            )
+        readable_texts(board)
+        unit("B", "plongeur").focus()  # then the keyboard
+        page.keyboard.press("Enter")
+    expect(board).to_have_attribute("data-selected", "unit-B-plongeur", timeout=WAIT)
+    # Every target (A's mages) sits above the selected mage: the board really is turned.
+    _, plongeur_y = centre(unit("B", "plongeur"))
+    for target in board.locator(".akvo-board-target").all():
+        assert centre(target.locator(".akvo-board-target-cell"))[1] < plongeur_y
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
 
 
 def test_shot_distance_end_key_reaches_souffle_range(page: Page, base_url: str) -> None:
