@@ -31,7 +31,7 @@ from jupyter_server.services.kernels.connection.base import (
 from tornado.httpclient import HTTPClientError, HTTPRequest
 from tornado.websocket import WebSocketClientConnection, WebSocketClosedError, websocket_connect
 
-from akvo_widgets.site import RunningServer, serve_in_background
+from akvo_widgets.site import SMALL_POOLS, RunningServer, serve_in_background
 from akvo_widgets.site_guard import V1_PROTOCOL, host_allowed, v1_offsets
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -43,7 +43,8 @@ T = TypeVar("T")
 @pytest.fixture(scope="module")
 def server() -> Iterator[RunningServer]:
     ARTIFACTS.mkdir(exist_ok=True)
-    with serve_in_background(ROOT / "book", ARTIFACTS / "voila-security.log") as running:
+    log = ARTIFACTS / "voila-security.log"
+    with serve_in_background(ROOT / "book", log, *SMALL_POOLS) as running:
         yield running
 
 
