@@ -58,11 +58,13 @@ def wait_gone(server: RunningServer, kernel: str) -> float:
 
 def test_cap_culling_and_readers_who_leave(server: RunningServer) -> None:
     async def flow() -> None:
-        crawler = await asyncio.to_thread(open_kernel, server)  # a GET, never connects
         reader = await asyncio.to_thread(open_kernel, server)
         connection = await websocket_connect(
             HTTPRequest(channels_url(server, reader)), subprotocols=[V1_PROTOCOL]
         )
+        # A GET that never connects, just before the cap is tried: its kernel cannot be
+        # culled in between however slow the machine (the reader's render came first).
+        crawler = await asyncio.to_thread(open_kernel, server)
 
         status, html = await asyncio.to_thread(fetch, f"{server.url}/voila/render/des.ipynb")
         assert status == 503
