@@ -9,9 +9,14 @@ protocol, ask for the kernel info (what the widget manager does first), stay con
 browser tab does when it is closed. Readers who vanish without the beacon (a phone put
 away) are measured at the end: their kernels must be gone within 3 minutes.
 
-Bounded: at most ``max(--readers)`` clients, each step stopped after ``--step-timeout`` s.
-Results go to ``benchmarks/results/load.md``.
-Usage: ``.venv/bin/python benchmarks/bench_load.py [--readers 1 5 10 20 50 100]``.
+The server runs with ``book/voila.json`` (pools sized for bursts); the run starts once its
+pools are warm (``/akvo/ready``), and so does each step (readers arriving on a server at
+rest). Bounded: at most ``max(--readers)`` clients, each step stopped after
+``--step-timeout`` s, the vanished-readers check after 240 s, and steps not started after
+``--max-minutes``. Results go to ``benchmarks/results/load.md``.
+Usage: ``.venv/bin/python benchmarks/bench_load.py`` (steps 1 5 10 20 50 100, ~15–25 min on
+an idle machine); ``--quick`` (1 and 5 readers, small pools, a short culling timeout;
+printed, not recorded) is a smoke test.
 """
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ from pathlib import Path
 from tornado.httpclient import AsyncHTTPClient, HTTPClientError, HTTPRequest
 from tornado.websocket import websocket_connect
 
-from akvo_widgets.site import RunningServer, serve_in_background
+from akvo_widgets.site import SMALL_POOLS, RunningServer, serve_in_background, wait_for_pools
 from akvo_widgets.site_guard import V1_PROTOCOL
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -42,6 +47,14 @@ from tests.test_site_security import message, v1_frame  # noqa: E402
 RESULTS = ROOT / "benchmarks" / "results" / "load.md"
 RENDER_P95_TARGET = 5.0
 LEFT_AFTER_TARGET = 180.0
+VANISHED_WAIT = 240.0  # s: the longest the vanished-readers check waits
+POOL_WAIT = 600.0  # s: the longest a step waits for the pools to be warm again
+#: --quick: small pools and kernels of vanished readers culled after ~10 s.
+QUICK_OPTIONS = (
+    *SMALL_POOLS,
+    "--MappingKernelManager.cull_idle_timeout=10",
+    "--MappingKernelManager.cull_interval=2",
+)
 
 
 @dataclass
@@ -169,7 +182,7 @@ async def vanished_readers(server: RunningServer, page: str, count: int, pool: i
     await asyncio.gather(*(reader(server, page, 1.0, step, beacon=False) for _ in range(count)))
     left_at = time.monotonic()
     step.peak_kernels = len(kernels_of(server))
-    while len(kernels_of(server)) > pool and time.monotonic() - left_at < 240:
+    while len(kernels_of(server)) > pool and time.monotonic() - left_at < VANISHED_WAIT:
         await asyncio.sleep(2)
     step.kernels_after = max(0, len(kernels_of(server)) - pool)
     step.seconds_to_clear = time.monotonic() - left_at
@@ -181,6 +194,15 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
 
 
+def warm_pools(server: RunningServer) -> int:
+    """Wait (bounded) until the pools are warm; the number of pooled kernels wanted."""
+    try:
+        return int(wait_for_pools(server.url, POOL_WAIT)["wanted"])
+    except TimeoutError as late:
+        print("pools not warm:", late, flush=True)
+        return 0
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--readers", type=int, nargs="+", default=[1, 5, 10, 20, 50, 100])
@@ -188,31 +210,40 @@ def main() -> None:
     parser.add_argument("--stay", type=float, default=5.0, help="seconds each reader stays")
     parser.add_argument("--step-timeout", type=float, default=300.0)
     parser.add_argument("--vanished", type=int, default=10, help="readers leaving silently")
+    parser.add_argument("--max-minutes", type=float, default=40.0, help="no step starts after")
+    parser.add_argument("--quick", action="store_true", help="smoke test, not recorded")
     args = parser.parse_args()
+    if args.quick:
+        args.readers, args.stay, args.vanished = [1, 5], 1.0, 2
     AsyncHTTPClient.configure(None, max_clients=max(args.readers) + args.vanished)
 
     config = json.loads((ROOT / "book" / "voila.json").read_text())
-    pools = config["VoilaKernelManager"]["kernel_pools_config"]
-    pages = len(list((ROOT / "book").glob("*.ipynb")))
-    pool = sum(
-        pools.get(p.name, pools["default"])["pool_size"] for p in (ROOT / "book").glob("*.ipynb")
-    )
     log = ROOT / "test-artifacts" / "bench-load-voila.log"
     log.parent.mkdir(exist_ok=True)
     steps: list[Step] = []
-    with serve_in_background(ROOT / "book", log) as server:
-        time.sleep(10 + 2 * pages)  # let the pools fill
+    started = time.monotonic()
+    options = QUICK_OPTIONS if args.quick else ()
+    with serve_in_background(ROOT / "book", log, *options, timeout=120) as server:
+        pool = warm_pools(server)
         idle_mb, pool_kernels = memory(server)
+        print(f"pools warm after {time.monotonic() - started:.0f} s: {pool} kernels", flush=True)
         for count in args.readers:
+            if time.monotonic() - started > args.max_minutes * 60:
+                print(f"{count} readers: not run (--max-minutes)", flush=True)
+                continue
+            warm_pools(server)
             step = asyncio.run(
                 run_step(server, count, args.page, args.stay, args.step_timeout, pool)
             )
             steps.append(step)
-            print(count, "readers:", step)
-            time.sleep(5)
+            print(count, "readers:", step, flush=True)
+        warm_pools(server)
         vanished = asyncio.run(vanished_readers(server, args.page, args.vanished, pool))
-    RESULTS.write_text(report(steps, vanished, args, config, pool, idle_mb, pool_kernels))
-    print(RESULTS.read_text())
+        print("vanished:", vanished, flush=True)
+    text = report(steps, vanished, args, config, pool, idle_mb, pool_kernels)
+    if not args.quick:
+        RESULTS.write_text(text)
+    print(text)
 
 
 def report(
@@ -235,7 +266,7 @@ def report(
         f"{' / '.join(f'{x:.1f}' for x in os.getloadavg())} (1/5/15 min: other work shares "
         "the cores)",
         f"- Server: one `python -m akvo_widgets.site` with `book/voila.json`: "
-        f"max_readers={book['max_readers']}, pre-heated pool of {pool} kernels in all "
+        f"max_readers={book['max_readers']}, pre-heated pools of {pool} kernels in all "
         f"(per page: {config['VoilaKernelManager']['kernel_pools_config']}), culling of "
         f"unconnected kernels idle {culling['cull_idle_timeout']} s "
         f"(checked every {culling['cull_interval']} s).",

@@ -4,7 +4,8 @@ The server runs with a cap of 2 reader kernels and a culling timeout of a few se
 (production: ``book/voila.json``). One flow checks, in order: the French « site complet »
 page past the cap, the shutdown of a kernel no browser connected to, the survival of a
 connected one, the page served again once a kernel is freed, and the shutdown of the
-kernel of a reader who left (websocket closed).
+kernel of a reader who left (websocket closed). And, without a server, kernel starts
+queued a few at a time.
 """
 
 from __future__ import annotations
@@ -15,11 +16,13 @@ import time
 from collections.abc import Iterator
 
 import pytest
+from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from tornado.httpclient import HTTPRequest
 from tornado.websocket import websocket_connect
 
 from akvo_widgets.site import RunningServer, serve_in_background
 from akvo_widgets.site_guard import V1_PROTOCOL
+from akvo_widgets.site_kernels import BookKernelManager
 from tests.test_site_security import ARTIFACTS, ROOT, channels_url, fetch, open_kernel, run
 
 IDLE_TIMEOUT = 4  # seconds without activity before an unconnected kernel is shut down
@@ -55,11 +58,13 @@ def wait_gone(server: RunningServer, kernel: str) -> float:
 
 def test_cap_culling_and_readers_who_leave(server: RunningServer) -> None:
     async def flow() -> None:
-        crawler = await asyncio.to_thread(open_kernel, server)  # a GET, never connects
         reader = await asyncio.to_thread(open_kernel, server)
         connection = await websocket_connect(
             HTTPRequest(channels_url(server, reader)), subprotocols=[V1_PROTOCOL]
         )
+        # A GET that never connects, just before the cap is tried: its kernel cannot be
+        # culled in between however slow the machine (the reader's render came first).
+        crawler = await asyncio.to_thread(open_kernel, server)
 
         status, html = await asyncio.to_thread(fetch, f"{server.url}/voila/render/des.ipynb")
         assert status == 503
@@ -75,3 +80,25 @@ def test_cap_culling_and_readers_who_leave(server: RunningServer) -> None:
         await asyncio.to_thread(wait_gone, server, newcomer)
 
     run(flow(), 4 * LIMIT)
+
+
+def test_kernel_starts_are_queued(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A burst of 7 starts with ``max_starting=2``: never more than 2 at once, all done."""
+    running = peak = 0
+
+    async def start(self: AsyncMappingKernelManager, *args: object, **kwargs: object) -> str:
+        nonlocal running, peak
+        running += 1
+        peak = max(peak, running)
+        await asyncio.sleep(0.02)
+        running -= 1
+        return "kernel"
+
+    monkeypatch.setattr(AsyncMappingKernelManager, "start_kernel", start)
+
+    async def burst() -> list[str]:
+        manager = BookKernelManager(max_starting=2)
+        return list(await asyncio.gather(*(manager.start_kernel() for _ in range(7))))
+
+    assert run(burst(), 30) == ["kernel"] * 7
+    assert peak == 2

@@ -31,7 +31,7 @@ from jupyter_server.services.kernels.connection.base import (
 from tornado.httpclient import HTTPClientError, HTTPRequest
 from tornado.websocket import WebSocketClientConnection, WebSocketClosedError, websocket_connect
 
-from akvo_widgets.site import RunningServer, serve_in_background
+from akvo_widgets.site import SMALL_POOLS, RunningServer, serve_in_background
 from akvo_widgets.site_guard import V1_PROTOCOL, host_allowed, v1_offsets
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -43,7 +43,8 @@ T = TypeVar("T")
 @pytest.fixture(scope="module")
 def server() -> Iterator[RunningServer]:
     ARTIFACTS.mkdir(exist_ok=True)
-    with serve_in_background(ROOT / "book", ARTIFACTS / "voila-security.log") as running:
+    log = ARTIFACTS / "voila-security.log"
+    with serve_in_background(ROOT / "book", log, *SMALL_POOLS) as running:
         yield running
 
 
@@ -287,3 +288,15 @@ def test_head_404_and_no_file_list(server: RunningServer) -> None:
         assert "Page introuvable" in html
         assert "http" not in html.replace("http-equiv", ""), "no external fetch"
         assert "absente" not in html and "Traceback" not in html
+
+
+def test_ready_probe_answers_counts_only(server: RunningServer) -> None:
+    """``/akvo/ready``: JSON counts of pooled kernels, nothing that names a kernel or a path;
+    a foreign Host is refused like everywhere else."""
+    status, body = fetch(f"{server.url}/akvo/ready")
+    state = json.loads(body)
+    assert set(state) == {"ready", "warm", "wanted"}
+    assert state["wanted"] == 1  # SMALL_POOLS: one pre-heated home page
+    assert state["ready"] == (state["warm"] >= 1)
+    assert status == (200 if state["ready"] else 503)
+    assert fetch(f"{server.url}/akvo/ready", host="evil.example:80")[0] == 403

@@ -13,7 +13,10 @@ limit. :class:`BookServer` is Voilà itself with these changes (handlers in
   ``BookServer.public_hosts`` are refused (403);
 - at most ``BookServer.max_readers`` reader kernels live at once; past that a reader gets the
   French « site complet » page (503) instead of an overloaded server;
-- the kernel-shutdown beacon of a closed page is accepted without an XSRF token.
+- the kernel-shutdown beacon of a closed page is accepted without an XSRF token;
+- kernel starts are queued, a few at a time (:mod:`akvo_widgets.site_kernels`);
+- ``/akvo/ready`` says whether the pre-heated pools are full (for benchmarks and health
+  checks; counts only, see :class:`~akvo_widgets.site_pages.ReadyHandler`).
 
 Timeouts, kernel culling and pre-heated pools come from ``voila.json`` in the working
 directory, as for plain ``voila``.
@@ -23,6 +26,7 @@ Usage (from ``book/``): ``python -m akvo_widgets.site . --port=8866``
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -55,15 +59,25 @@ from voila.tornado.kernel_websocket_handler import (  # type: ignore[import-unty
 from voila.tornado.treehandler import TornadoVoilaTreeHandler  # type: ignore[import-untyped]
 
 from .site_guard import GuardedKernelWebsocketHandler, RefusedHostHandler, host_allowed
+from .site_kernels import BookKernelManager
 from .site_pages import (
     ERROR_TEMPLATES,
     BookPageHandler,
     HomeRedirectHandler,
     NotFoundHandler,
+    ReadyHandler,
 )
 
 #: The notebook the site root redirects to.
 HOME_PAGE = "index.ipynb"
+#: Small pre-heated pools for test servers (one kernel for the home page, none elsewhere):
+#: tests start many servers, and ``book/voila.json`` pre-heats dozens of kernels for bursts.
+SMALL_POOLS = (
+    '--VoilaKernelManager.kernel_pools_config={"default": {"pool_size": 0}, '
+    f'"{HOME_PAGE}": {{"pool_size": 1}}}}',
+)
+#: The readiness route (relative to the base URL): JSON, pools full or not.
+READY_ROUTE = "akvo/ready"
 TEMPLATE = "akvo"
 _SHARE = Path(__file__).resolve().parent / "templates"
 
@@ -129,6 +143,12 @@ class BookServer(Voila):
         "past it a new page view gets the French « site complet » page (HTTP 503).",
     ).tag(config=True)
 
+    def initialize(self, argv: Any = None) -> None:
+        super().initialize(argv)
+        # Kernel starts queued (site_kernels), unless configured otherwise.
+        if "multi_kernel_manager_class" not in self.config.get("VoilaConfiguration", {}):
+            self.voila_configuration.multi_kernel_manager_class = BookKernelManager
+
     def init_settings(self) -> dict[str, Any]:
         settings: dict[str, Any] = super().init_settings()
         # French, offline error pages first, for Voilà's and jupyter_server's handlers.
@@ -172,6 +192,7 @@ class BookServer(Voila):
         if not self.notebook_path:
             home = url_path_join(self.base_url, "voila/render", HOME_PAGE)
             handlers.insert(0, (self.server_url, HomeRedirectHandler, {"url": home}))
+        handlers.insert(0, (url_path_join(self.base_url, READY_ROUTE), ReadyHandler))
         return handlers
 
     def start(self) -> None:
@@ -202,6 +223,40 @@ class BookServer(Voila):
     def is_full(self) -> bool:
         """True when one more reader would pass ``max_readers``."""
         return self.reader_kernels() >= self.max_readers
+
+    def pool_state(self) -> PoolState:
+        """How many pre-heated kernels are wanted and how many have finished their page.
+
+        A pooled kernel is warm once it has started and its page has run to the end (what a
+        reader then gets at once); one still starting or running its cells is not.
+        """
+        manager = self.kernel_manager
+        pools: dict[str, list[Any]] = getattr(manager, "_pools", {})
+        configured: dict[str, dict[str, Any]] = getattr(manager, "kernel_pools_config", {})
+        default = configured.get("default", {}).get("pool_size", 0)
+        wanted = sum(configured.get(name, {}).get("pool_size", default) for name in pools)
+        warm = sum(1 for pool in pools.values() for item in pool if _warm(item))
+        return PoolState(wanted=wanted, warm=warm)
+
+
+@dataclass(frozen=True)
+class PoolState:
+    """Pre-heated kernels: how many the pools hold when full, how many are ready now."""
+
+    wanted: int
+    warm: int
+
+    @property
+    def ready(self) -> bool:
+        return self.warm >= self.wanted
+
+
+def _warm(item: Any) -> bool:
+    """True if a pool entry (Voilà's start-and-render task) has finished rendering."""
+    if not item.done() or item.cancelled() or item.exception() is not None:
+        return False
+    render = item.result().get("task")
+    return render is not None and bool(render.done())
 
 
 def free_port() -> int:
@@ -258,9 +313,9 @@ def serve_in_background(
 
 
 @contextmanager
-def background_server(book: Path, log: Path, *, timeout: float = 60.0) -> Iterator[str]:
-    """:func:`serve_in_background` with the default settings; yields the base URL."""
-    with serve_in_background(book, log, timeout=timeout) as server:
+def background_server(book: Path, log: Path, *options: str, timeout: float = 60.0) -> Iterator[str]:
+    """:func:`serve_in_background`, yielding only the base URL."""
+    with serve_in_background(book, log, *options, timeout=timeout) as server:
         yield server.url
 
 
@@ -278,6 +333,29 @@ def _wait_until_serving(
         except (urllib.error.URLError, ConnectionError, TimeoutError):
             time.sleep(0.2)
     raise RuntimeError(f"Voilà did not answer at {url} within {timeout} s")
+
+
+def wait_for_pools(url: str, timeout: float = 600.0, poll: float = 1.0) -> dict[str, Any]:
+    """Wait until the server at ``url`` (its base URL) says its pools are full.
+
+    Returns the last ``/akvo/ready`` answer; raises ``TimeoutError`` after ``timeout`` s.
+    Benchmarks call it before timing a pre-heated page.
+    """
+    deadline = time.monotonic() + timeout
+    state: dict[str, Any] = {}
+    while True:
+        try:
+            with urllib.request.urlopen(f"{url}/{READY_ROUTE}", timeout=10) as answer:
+                state = json.loads(answer.read())
+        except urllib.error.HTTPError as answer:  # 503: still filling
+            state = json.loads(answer.read() or b"{}")
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            state = {}
+        if state.get("ready"):
+            return state
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"pools not full after {timeout:.0f} s: {state}")
+        time.sleep(poll)
 
 
 def main(argv: list[str] | None = None) -> None:

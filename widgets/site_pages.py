@@ -1,4 +1,5 @@
-"""The book server's own pages: home redirect, French error pages, the reader cap, HEAD.
+"""The book server's own pages: home redirect, French error pages, the reader cap, HEAD,
+the readiness probe.
 
 Every page a visitor can get from the server is French and self-contained (the error
 template in ``templates/errors/`` loads nothing from outside and never shows a message,
@@ -7,6 +8,7 @@ a path or a traceback).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -98,4 +100,27 @@ class BookPageHandler(FrenchErrorsMixin, TornadoVoilaHandler):  # type: ignore[m
             _finish_error(self, 404)
             return
         self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.finish()
+
+
+class ReadyHandler(FrenchErrorsMixin):
+    """``GET /akvo/ready``: are the pre-heated pools full? For benchmarks and health checks.
+
+    Answers ``{"ready": bool, "warm": n, "wanted": m}`` (200 when ready, else 503) from
+    counters the server already holds: it starts nothing, names no kernel, page or path, and
+    costs the same for any client.
+    """
+
+    def get(self) -> None:
+        state = self.settings["akvo_book"].pool_state()
+        self.set_status(200 if state.ready else 503)
+        self.set_header("Content-Type", "application/json")
+        self.set_header("Cache-Control", "no-store")
+        body = {"ready": state.ready, "warm": state.warm, "wanted": state.wanted}
+        self.finish(json.dumps(body))
+
+    def head(self) -> None:
+        state = self.settings["akvo_book"].pool_state()
+        self.set_status(200 if state.ready else 503)
+        self.set_header("Cache-Control", "no-store")
         self.finish()

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from akvo_widgets.site import background_server
+from akvo_widgets.site import SMALL_POOLS, background_server
 from tests.browser.chromium import CHROMIUM_FLAGS, chromium_path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,9 +43,13 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 
 @pytest.fixture(scope="session")
 def book_url() -> Iterator[str]:
-    """One book server for the whole session, on a free loopback port; stopped after."""
+    """One book server for the whole session, on a free loopback port; stopped after.
+
+    Small pools (one pre-heated home page): the production pools of ``book/voila.json``
+    would start dozens of kernels for nothing.
+    """
     ARTIFACTS.mkdir(exist_ok=True)
-    with background_server(BOOK, ARTIFACTS / "voila.log") as url:
+    with background_server(BOOK, ARTIFACTS / "voila.log", *SMALL_POOLS) as url:
         yield url
 
 

@@ -23,6 +23,7 @@ from akvo.shots import Side, shot_on_mage
 from akvo_widgets.board_svg import odds_text
 from akvo_widgets.examples import shooter_on_board
 from akvo_widgets.formatting import percent
+from tests.browser.chromium import outside_requests
 from tests.browser.test_site import WAIT, open_page
 
 PAGE = "tir-sur-un-mage.ipynb"
@@ -33,9 +34,7 @@ def nothing_from_outside(page: Page, base_url: str) -> Iterator[None]:
     """The board's front end ships in anywidget's package: nothing comes from elsewhere
     (its module is loaded from a blob: URL made by the page itself)."""
     page.set_default_navigation_timeout(WAIT)  # a cold server on a busy machine
-    outside: list[str] = []
-    local = (base_url, "data:", "blob:" + base_url)
-    page.on("request", lambda r: None if r.url.startswith(local) else outside.append(r.url))
+    outside = outside_requests(page, base_url)
     yield
     assert outside == [], f"the page fetched from outside the book: {outside}"
 

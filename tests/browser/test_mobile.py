@@ -3,13 +3,17 @@
 Generic on purpose: pages added to ``akvo_widgets.chapters.CHAPTERS`` are checked without
 editing this file. On each page: ``lang="fr"``, no control or widget wider than the screen
 (tables may scroll inside their own scroll box), an accessible name on every control. Then
-the document scrolls with the keyboard, the French 404, and the connection-lost notice.
+the document scrolls with the keyboard, the French 404, and the connection-lost notice (the
+kernel dies, the server stops).
 """
 
 from __future__ import annotations
 
+import os
+import signal
 from collections.abc import Iterator
 from contextlib import suppress
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -17,6 +21,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from akvo_widgets import chapters as manifest
 from akvo_widgets.site import serve_in_background
+from tests.browser.chromium import outside_requests
 from tests.browser.conftest import ARTIFACTS, BOOK
 
 WAIT = 60_000
@@ -60,20 +65,11 @@ UNNAMED = """() => {
 
 @pytest.fixture
 def phone(browser: Browser, base_url: str) -> Iterator[Page]:
-    """A phone-sized page that may fetch nothing from outside the book servers (``blob:``
-    URLs of the book's origin are the page's own memory: anywidget loads the board from one)."""
+    """A phone-sized page that may fetch nothing from outside the book servers."""
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     context.set_default_navigation_timeout(WAIT)  # Voilà streams a page while it runs
     page = context.new_page()
-    outside: list[str] = []
-    page.on(
-        "request",
-        lambda r: (
-            None
-            if r.url.startswith((base_url, LOOPBACK, "data:", "blob:" + LOOPBACK))
-            else outside.append(r.url)
-        ),
-    )
+    outside = outside_requests(page, base_url, LOOPBACK)
     yield page
     context.close()
     assert outside == [], f"the page fetched from outside the book: {outside}"
@@ -121,17 +117,46 @@ def test_french_404_without_outside_fetch(phone: Page, base_url: str) -> None:
     expect(phone.get_by_text("page-absente")).to_have_count(0)
 
 
+def kernel_process(kernel_id: str) -> int:
+    """The process id of the kernel ``kernel_id`` (its command line names its connection
+    file, ``kernel-<id>.json``)."""
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        with suppress(OSError):
+            if f"kernel-{kernel_id}.json".encode() in (proc / "cmdline").read_bytes():
+                return int(proc.name)
+    raise AssertionError(f"no process for kernel {kernel_id}")
+
+
+def expect_connection_lost(page: Page) -> None:
+    notice = page.locator(".akvo-connection-lost")
+    expect(notice).to_be_visible(timeout=WAIT)
+    expect(notice).to_contain_text("La connexion au serveur est perdue")
+    expect(page.get_by_role("button", name="Recharger la page")).to_be_visible()
+    assert page.locator("body.akvo-offline").count() == 1, "stale widgets are greyed out"
+
+
 def test_connection_lost_notice(phone: Page) -> None:
-    """A server of its own, stopped under the reader: the notice and its button appear."""
-    chapter = manifest.CHAPTERS[0].file
+    """A server of its own: the notice appears when the page's kernel dies while its
+    websocket stays open (the server restarts the kernel, empty), and when the server stops
+    under the reader; it stays until the reader reloads."""
+    chapter, other = manifest.CHAPTERS[0].file, manifest.CHAPTERS[1].file
     options = ("--VoilaConfiguration.preheat_kernel=False",)
     log = ARTIFACTS / "voila-connection-lost.log"
     with serve_in_background(BOOK, log, *options, timeout=180) as server:
         open_rendered(phone, server.url, chapter)
-        notice = phone.locator(".akvo-connection-lost")
-        expect(notice).to_be_hidden()
+        expect(phone.locator(".akvo-connection-lost")).to_be_hidden()
+        kernel = phone.evaluate(
+            "JSON.parse(document.getElementById('jupyter-config-data').textContent).kernelId"
+        )
+        os.kill(kernel_process(kernel), signal.SIGKILL)  # this test server's own kernel
+        expect_connection_lost(phone)
+        phone.wait_for_timeout(3_000)  # the websocket reconnects to the restarted kernel…
+        expect_connection_lost(phone)  # …and the notice stays: the widgets are gone
+
+        second = phone.context.new_page()
+        open_rendered(second, server.url, other)
+        expect(second.locator(".akvo-connection-lost")).to_be_hidden()
     # The server is gone (SIGTERM): the page's kernel websocket closes.
-    expect(notice).to_be_visible(timeout=WAIT)
-    expect(notice).to_contain_text("La connexion au serveur est perdue")
-    expect(phone.get_by_role("button", name="Recharger la page")).to_be_visible()
-    assert phone.locator("body.akvo-offline").count() == 1, "stale widgets are greyed out"
+    expect_connection_lost(second)

@@ -39,6 +39,7 @@ from akvo_widgets.play.tutorial import LESSON, progress_text
 from akvo_widgets.positions import play_move, verdict
 from akvo_widgets.sharing import default_split, sharing_notes
 from akvo_widgets.team_errors import team_error_french
+from tests.browser.chromium import outside_requests
 
 WAIT = 60_000  # ms: a cold kernel on a busy 2-core machine
 RENDER = "/voila/render/"
@@ -81,14 +82,8 @@ def screenshot(page: Page, folder: Path, file: str) -> None:
 
 @pytest.fixture(autouse=True)
 def nothing_from_outside(page: Page, base_url: str) -> Iterator[None]:
-    """Every request a page makes stays on the book server (no CDN, no fonts, no analytics).
-
-    ``blob:`` URLs of the book's own origin are the page's own memory: anywidget (the live
-    board) loads its module, shipped in its Python package, from one.
-    """
-    outside: list[str] = []
-    local = (base_url, "data:", "blob:" + base_url)
-    page.on("request", lambda r: outside.append(r.url) if not r.url.startswith(local) else None)
+    """Every request a page makes stays on the book server (no CDN, no fonts, no analytics)."""
+    outside = outside_requests(page, base_url)
     yield
     assert outside == [], f"the page fetched from outside the book: {outside}"
 

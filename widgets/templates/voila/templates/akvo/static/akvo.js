@@ -1,8 +1,11 @@
 /* The book's page helpers (no rule here: the engine computes every number in Python).
  *
  * 1. The connection-lost notice: when the page's kernel websocket closes (server stopped,
- *    network gone, kernel shut down), a French notice with a reload button appears and the
- *    widgets are greyed out, instead of sliders that move while the numbers stay stale.
+ *    network gone, kernel shut down), or when the server reports that the page's kernel died
+ *    (a `restarting` or `dead` status on the open websocket: a restarted kernel has lost
+ *    the page's widgets), a French notice with a reload button appears and the widgets are
+ *    greyed out, instead of sliders that move while the numbers stay stale. A lost kernel
+ *    is lost for good: only a reload brings the page back.
  * 2. Accessible names: a widget control without one (ipywidgets' slider handles, readouts)
  *    takes the text of its widget's label.
  */
@@ -11,6 +14,7 @@
 
   var NativeWebSocket = window.WebSocket;
   var leaving = false;
+  var kernelLost = false;
   window.addEventListener("beforeunload", function () { leaving = true; });
   window.addEventListener("pagehide", function () { leaving = true; });
 
@@ -34,9 +38,50 @@
   }
 
   function setOffline(offline) {
+    offline = offline || kernelLost;
     if (!document.body) return;
     document.body.classList.toggle("akvo-offline", offline);
     notice().hidden = !offline;
+  }
+
+  var LOST_STATES = { restarting: true, autorestarting: true, dead: true };
+  var decoder = new TextDecoder();
+
+  /* The execution state of a v1 `status` message on iopub, else null. A v1 frame: offset
+   * count n (8 bytes, little endian), n offsets (8 bytes each), then channel, header,
+   * parent header, metadata, content… Only small frames are looked at (status messages
+   * are a few hundred bytes). */
+  function statusOf(buffer) {
+    if (!(buffer instanceof ArrayBuffer) || buffer.byteLength < 64 || buffer.byteLength > 4096) {
+      return null;
+    }
+    var view = new DataView(buffer);
+    var count = view.getUint32(0, true);
+    if (count < 6 || count > 64 || 8 * (count + 1) > buffer.byteLength) return null;
+    var offsets = [];
+    for (var i = 0; i < count; i++) offsets.push(view.getUint32(8 * (i + 1), true));
+    function part(index) {
+      var start = offsets[index], end = offsets[index + 1];
+      if (!(start <= end && end <= buffer.byteLength)) return null;
+      return decoder.decode(new Uint8Array(buffer, start, end - start));
+    }
+    if (part(0) !== "iopub") return null;
+    var header = part(1);
+    if (!header || header.indexOf('"status"') < 0) return null;
+    try {
+      if (JSON.parse(header).msg_type !== "status") return null;
+      return JSON.parse(part(4)).execution_state || null;
+    } catch (error) {
+      return null;
+    }
+  }
+
+  function watchKernelStatus(event) {
+    if (kernelLost || leaving) return;
+    if (LOST_STATES[statusOf(event.data)]) {
+      kernelLost = true;
+      setOffline(true);
+    }
   }
 
   function isKernelSocket(url) {
@@ -52,6 +97,7 @@
       socket.addEventListener("close", function () {
         if (!leaving) setOffline(true);
       });
+      socket.addEventListener("message", watchKernelStatus);
     }
     return socket;
   }
