@@ -31,6 +31,7 @@ from akvo.shots import Side, shot_on_mage
 from akvo.teams import preset_team
 from akvo.variants import (
     MOVEMENT_SETUP,
+    SHIP_SETUP,
     VARIANT_RULINGS,
     WEATHER_BAG,
     ShotChoice,
@@ -43,7 +44,6 @@ from akvo.variants import (
 
 from . import controls as c
 from .formatting import NBSP, decimal, fraction, french, integer, percent, tier_numeral
-from .lab import interval_text
 
 #: The two readings of each variant, default first, with their French labels.
 READINGS: dict[str, tuple[tuple[str, str], ...]] = {
@@ -203,8 +203,9 @@ def ship_html(rules: RulesConfig) -> str:
     field = "akvo-variant-ship_advance_runes"
     return french(
         f"<p>Début du tour {turn} (palier {tier_numeral(advance.tier)}) : le navire de A, en "
-        f"ligne {advance.row_before}, a reçu le double jeton Avancer/Avancer, et rien ne "
-        f"le bloque. En jouant toutes les runes de Mouvement que le moteur lui permet "
+        f"ligne {advance.row_before}, a reçu le double jeton Avancer/Avancer ; le navire de B "
+        f"est resté en ligne {SHIP_SETUP['rows']['B']['navire']}. En jouant toutes les runes "
+        f"de Mouvement que le moteur lui permet "
         f"({runes}), il avance de <b class='{field}-value'>{advance.cells}</b> cases, "
         f"jusqu’à la ligne {advance.row}.</p>"
         f"<p>De là, le Barreur tire sur le coffre à {advance.chest_distance} miles : "
@@ -232,7 +233,7 @@ def _number(value: float, signed: bool = False) -> str:
     return f"+{text}" if signed and value > 0 else text
 
 
-def _points(interval: Interval, signed: bool = False) -> str:
+def points_text(interval: Interval, signed: bool = False) -> str:
     """``−0,020 (de −0,073 à +0,033)``: a mean of match points and its 95 % interval."""
     low, high = _number(interval.low, signed), _number(interval.high, signed)
     return f"{_number(interval.estimate, signed)} (de {low} à {high})"
@@ -241,6 +242,8 @@ def _points(interval: Interval, signed: bool = False) -> str:
 def wins_html(field: str, default: Results, variant: Results, comparison: Comparison) -> str:
     """Side A's win rate under both rules (95 % Wilson intervals), its mean match points
     and their paired difference (95 % t interval), as the run measured them."""
+    from .lab import interval_text  # with bqplot: paid on the first click, not on page load
+
     team_a = PRESET_TEAMS[TEAMS[0]].name
     css = f"akvo-variant-{field}-wins"
     one, two = default.summary(), variant.summary()
@@ -252,11 +255,11 @@ def wins_html(field: str, default: Results, variant: Results, comparison: Compar
         ],
         [
             c.cell("Points de match de A (victoire 1, nul ½)"),
-            c.cell(_points(comparison.first), f"{css}-points-default"),
-            c.cell(_points(comparison.second), f"{css}-points-variant"),
+            c.cell(points_text(comparison.first), f"{css}-points-default"),
+            c.cell(points_text(comparison.second), f"{css}-points-variant"),
         ],
     ]
-    header = ["Mesure (intervalle à 95 %)", "Lecture par défaut", "Variante"]
+    header = [f"Mesure (intervalle à 95{NBSP}%)", "Lecture par défaut", "Variante"]
     delta = comparison.delta
     if delta.low > 0 or delta.high < 0:
         side = "A" if delta.low > 0 else "B"
@@ -265,9 +268,9 @@ def wins_html(field: str, default: Results, variant: Results, comparison: Compar
         verdict = "l’intervalle contient 0 : sur ces matchs, pas d’effet mesurable."
     return c.table(header, rows) + french(
         f"<p>Différence appariée des points de match de A (variante moins défaut) : "
-        f"<b class='{css}-delta'>{_points(delta, signed=True)}</b> ; {verdict} "
+        f"<b class='{css}-delta'>{points_text(delta, signed=True)}</b> ; {verdict} "
         f"Vainqueur changé dans <b class='{css}-changed'>{integer(comparison.changed)}</b>"
-        f" matchs sur {integer(comparison.matches)}.</p>"
+        f" {'match' if comparison.changed < 2 else 'matchs'} sur {integer(comparison.matches)}.</p>"
     )
 
 
