@@ -184,6 +184,7 @@ def test_win_rate_button_runs_a_paired_simulation_with_wilson_intervals() -> Non
     assert wins.progress.value == 0 and wins.progress.max == 8
     wins.button.click()
     assert wins.progress.value == wins.progress.max == 8 and not wins.button.disabled
+    assert "Matchs joués\u00a0: 8 sur 8" in wins.count.value
     options = {"n": 4, "seed": variants.SEED, "workers": 0}
     teams, bots = variants.TEAMS, variants.BOTS_PLAYING
     first = simulate(*teams, bots, None, **options)  # type: ignore[arg-type]

@@ -291,14 +291,21 @@ class WinRates(w.VBox):
             f"{a} (A) contre {b} (B), graine {seed}, avec la lecture par défaut puis avec la "
             "variante, sur les mêmes tirages de dés.</p>"
         )
-        self.button = w.Button(description="Simuler l’effet sur les victoires")
+        self.button = w.Button(
+            description="Simuler l’effet sur les victoires",
+            layout=w.Layout(width="auto", max_width="100%"),
+        )
         self.button.add_class("akvo-variant-simulate")
         self.button.add_class(f"akvo-variant-{field}-simulate")
-        self.progress = w.IntProgress(value=0, min=0, max=2 * matches, description="Matchs")
+        # No description: on a phone a labelled bar wraps to zero width; the count says it.
+        self.progress = w.IntProgress(
+            value=0, min=0, max=2 * matches, layout=w.Layout(width="100%", max_width="30em")
+        )
         self.progress.add_class(f"akvo-variant-{field}-progress")
+        self.count = c.html(f"akvo-variant-{field}-count")
         self.result = c.html(f"akvo-variant-{field}-wins")
         self.comparison: Comparison | None = None
-        super().__init__([intro, self.button, self.progress, self.result])
+        super().__init__([intro, self.button, self.progress, self.count, self.result])
         self.button.on_click(lambda _button: self.run())
 
     def run(self) -> Comparison | None:
@@ -326,6 +333,7 @@ class WinRates(w.VBox):
 
     def _progress(self, done: int, total: int) -> None:
         self.progress.max, self.progress.value = total, done
+        self.count.value = french(f"<p>Matchs joués : {integer(done)} sur {integer(total)}</p>")
 
 
 class VariantSwitch(w.VBox):
