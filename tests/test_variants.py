@@ -157,3 +157,18 @@ def test_win_rates_play_the_same_seeds_under_both_readings() -> None:
     assert second.rows == alone.rows and second.meta["rules"]["prodige"] == "all"
     assert first.meta["rules"] == RulesConfig().to_dict()
     assert comparison == paired(first, second)
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: mouvement_before_shot("weather=coin"), "must be a RulesConfig"),  # type: ignore[arg-type]
+        (lambda: ship_double_advance(3), "must be a RulesConfig"),  # type: ignore[arg-type]
+        (lambda: win_rates("dice"), "unknown rules variant 'dice'"),
+        (lambda: win_rates("prodige", n=0), "n must be a positive number"),
+        (lambda: win_rates("prodige", 2, 1, ("greedy", "nobot")), "unknown bot 'nobot'"),
+    ],
+)
+def test_bad_requests_are_refused_by_name(call: object, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        call()  # type: ignore[operator]
