@@ -2,21 +2,36 @@
 
 The rulings page of the book switches each variant and shows these numbers; every one is
 computed by the engine's own rule (R8 weather draws, R13 prodiges in :mod:`akvo.dice`, R19
-categories in :mod:`akvo.rules`, R22 in :mod:`akvo.match.showcase`), never re-implemented.
+categories in :mod:`akvo.rules`, R22 in :mod:`akvo.match.showcase`, R18/R20 by playing a
+:func:`~akvo.match.scenario.scenario` position in the match engine and reading
+:func:`~akvo.match.preview.unit_preview`), never re-implemented. :func:`win_rates` plays
+bot matches under the default rules and under a variant on the same seeds
+(:func:`akvo.lab.simulate` in this process) for their effect on who wins.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
 
-from akvo.config import DEFAULT_RULES, RulesConfig
+from akvo.config import CHOICES, DEFAULT_RULES, RulesConfig
+from akvo.errors import RulesError, excerpt
 from akvo.match.actions import WEATHER_ACTIONS
+from akvo.match.board import BARREUR, SHIP
+from akvo.match.preview import CHEST_NAME, unit_preview
+from akvo.match.scenario import scenario
+from akvo.match.state import MatchState
 from akvo.match.weather import weather_outcomes
 from akvo.rules import TURNS, Character, RuneCategory
+from akvo.rules import rune as grimoire_rune
 from akvo.shots import RuneChoice, Side, shot_on_mage
 from akvo.teams import Team
+
+if TYPE_CHECKING:
+    from akvo.lab import Comparison, Results
 
 #: Each variant field, the ruling that names it and its two readings (default first).
 VARIANT_RULINGS: Mapping[str, str] = MappingProxyType(
@@ -79,3 +94,173 @@ def best_own_attack(
         if p > best[1]:
             best = (rune.category, p)
     return best
+
+
+# --- R18 with R20: a Mouvement rune just before a shot (variant ``mouvement_rune``) ---------
+
+#: Where the two movement variants are measured: the start of turn 5 (tier III), every unit
+#: on its start row; A's Kitesurfeur (Mouvement V, Attaque N, Confusion F; bonus Attaque Q
+#: and Mouvement W in Perrockiss) shoots B's Kitesurfeur, 3 cells ahead in its lane.
+MOVEMENT_SETUP: Mapping[str, Any] = MappingProxyType({"turn": 5, "bag": [2, 2]})
+#: Side A's orders there: Tirer for the Kitesurfeur (lanes' units, then the ship's token).
+MOUVEMENT_ORDERS = ("orders ATAA AA", "orders AAAA AA")
+#: The ship's position: B's ship back on its own row 8, so that A's ship has room ahead.
+SHIP_SETUP: Mapping[str, Any] = MappingProxyType({**MOVEMENT_SETUP, "rows": {"B": {"navire": 8}}})
+SHIP_ORDERS = ("orders AAAA AA", "orders AAAA AA")
+
+
+@dataclass(frozen=True, slots=True)
+class ShotChoice:
+    """One way to take the shot: from which row, at what distance, the attack runes the
+    engine then offers (letters) and the best chance to push with one of them (or none)."""
+
+    row: int
+    distance: int
+    runes: tuple[str, ...]
+    best_rune: str | None
+    p_push: Fraction
+
+
+@dataclass(frozen=True, slots=True)
+class MouvementEffect:
+    """The shooter's two choices: shoot from where it stands, or play its Mouvement rune
+    (``rune``) first and shoot one cell closer."""
+
+    tier: int
+    rune: str
+    still: ShotChoice
+    moved: ShotChoice
+
+    @property
+    def best(self) -> Fraction:
+        """The best chance to push the target the shooter has under this reading."""
+        return max(self.still.p_push, self.moved.p_push)
+
+
+def _opening(rules: RulesConfig, setup: Mapping[str, Any], orders: Sequence[str]) -> MatchState:
+    """The position, weather to A, both sides' orders given: A is about to activate."""
+    state = scenario(rules=rules, **dict(setup))
+    for action in ("weather A", *orders):
+        state.apply_action(action)
+    return state
+
+
+def _attack_side(letter: str | None, rules: RulesConfig) -> Side:
+    choice = None if letter is None else _ATTACK_RUNES.get(grimoire_rune(letter, rules).category)
+    return Side(rune=choice)
+
+
+def _shot_choice(state: MatchState, target: str) -> ShotChoice:
+    """At the shooter's target decision: shoot ``target`` and read the runes offered."""
+    current = state.shot
+    assert current is not None, "not at a target decision"
+    preview = unit_preview(state, current.side, current.shooter)
+    aim = next(t for t in preview.targets if t.action == f"shoot {target}")
+    after = state.child(aim.action)
+    offered = after.legal_actions() if after.phase_name() == "attack rune" else ()
+    runes = tuple(a.removeprefix("rune ") for a in offered if a.startswith("rune "))
+    defence = Side(resilience=state.resilience(1 - current.side, target))
+    best: tuple[str | None, Fraction] = (None, aim.odds.p_push)
+    for letter in runes:
+        attack = _attack_side(letter, state.rules)
+        odds = shot_on_mage(aim.odds.tier, aim.base_distance, attack, defence, rules=state.rules)
+        if odds.p_push > best[1]:
+            best = (letter, odds.p_push)
+    return ShotChoice(preview.row, aim.base_distance, runes, best[0], best[1])
+
+
+def mouvement_before_shot(rules: RulesConfig = DEFAULT_RULES) -> MouvementEffect:
+    """A's Kitesurfeur shooting B's Kitesurfeur (:data:`MOVEMENT_SETUP`), standing still or
+    after its Mouvement rune, with the runes the engine lets it add under ``rules`` (R18)."""
+    state = _opening(rules, MOVEMENT_SETUP, MOUVEMENT_ORDERS)
+    state.apply_action("activate kitesurfeur")
+    move = next(a for a in state.legal_actions() if a.startswith("move "))
+    still = _shot_choice(state.child("no move"), "kitesurfeur")
+    moved = _shot_choice(state.child(move), "kitesurfeur")
+    return MouvementEffect(state.tier, move.removeprefix("move "), still, moved)
+
+
+# --- R20 with the ship's double token: its Mouvement runes (variant ``ship_advance_runes``) --
+
+
+@dataclass(frozen=True, slots=True)
+class ShipAdvance:
+    """A's ship on an Avancer/Avancer order, playing every Mouvement rune the engine offers
+    (:data:`SHIP_SETUP`), and the Barreur's chest shot from where it ends."""
+
+    tier: int
+    row_before: int
+    row: int
+    runes: tuple[str, ...]  # the Mouvement runes played, in order
+    chest_distance: int
+    chest_points: Fraction  # expected points of the Barreur's chest shot from ``row``
+
+    @property
+    def cells(self) -> int:
+        return self.row - self.row_before
+
+
+def ship_double_advance(rules: RulesConfig = DEFAULT_RULES) -> ShipAdvance:
+    """How far A's ship goes with the double Avancer token under ``rules`` (R10, R20)."""
+    state = _opening(rules, SHIP_SETUP, SHIP_ORDERS)
+    before = state.row(0, SHIP)
+    state.apply_action("activate navire")
+    played: list[str] = []
+    while state.phase_name() == "advance" and state.current_player == 0:
+        boosted = [a for a in state.legal_actions() if a.startswith("advance +")]
+        action = boosted[0] if boosted else "advance"
+        if boosted:
+            played.append(action.removeprefix("advance +"))
+        state.apply_action(action)
+    chest = next(
+        t for t in unit_preview(state, 0, BARREUR).targets if t.action == f"shoot {CHEST_NAME}"
+    )
+    return ShipAdvance(
+        state.tier,
+        before,
+        state.row(0, SHIP),
+        tuple(played),
+        chest.base_distance,
+        chest.odds.expected_points,
+    )
+
+
+# --- Win rates: the default rules against a variant, on the same seeds ----------------------
+
+Progress = Callable[[int, int], None]
+
+
+def variant_rules(field: str) -> RulesConfig:
+    """The default rules with ``field`` switched to its other reading."""
+    if field not in CHOICES:
+        raise RulesError(f"unknown rules variant {excerpt(field)}; choose one of {list(CHOICES)}")
+    return DEFAULT_RULES.with_(**{field: CHOICES[field][1]})
+
+
+def win_rates(
+    field: str,
+    n: int = 200,
+    seed: int = 1,
+    bots: tuple[str, str] = ("greedy", "greedy"),
+    teams: tuple[str, str] = ("perrockiss", "fish-tank"),
+    on_progress: Progress | None = None,
+) -> tuple[Results, Results, Comparison]:
+    """``n`` matches under the default rules, then the same ``n`` seeds with ``field``
+    switched (:func:`akvo.lab.simulate` in this process, no Dask), and their paired
+    comparison. ``on_progress(done, 2 * n)`` follows both runs."""
+    from akvo.lab import paired, simulate
+
+    variant = variant_rules(field)
+
+    def follow(offset: int) -> Callable[[int, int], None]:
+        def report(done: int, _total: int) -> None:
+            if on_progress is not None:
+                on_progress(offset + done, 2 * n)
+
+        return report
+
+    runs = [
+        simulate(*teams, bots, rules, n, seed, workers=0, progress=False, on_progress=follow(i * n))
+        for i, rules in enumerate((DEFAULT_RULES, variant))
+    ]
+    return runs[0], runs[1], paired(runs[0], runs[1])

@@ -8,9 +8,11 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from scipy.stats import binomtest
 
 from akvo.concordance import sentences
-from akvo.config import RulesConfig
+from akvo.config import CHOICES, RulesConfig
+from akvo.lab import mean_interval, paired, proportion, simulate
 from akvo.match.showcase import highest_score
 from akvo.rules import (
     CRITICAL_MARGIN,
@@ -24,10 +26,11 @@ from akvo.rules import (
 )
 from akvo.shots import Side, shot_on_mage
 from akvo.siblings import lieu_duel, pirate_ship_forecast, souvenir_duel, wall_survival, wall_test
-from akvo.variants import weather_favoured_turns
+from akvo.variants import mouvement_before_shot, ship_double_advance, weather_favoured_turns
 from akvo_widgets import chapters as manifest
 from akvo_widgets import concordance, glossary, reference, siblings, variants
 from akvo_widgets.formatting import decimal, fraction, percent
+from akvo_widgets.lab import interval_text
 
 BOOK = Path(__file__).resolve().parents[1] / "book"
 GLOSSARY_LINK = re.compile(r"\]\(glossaire\.ipynb#([a-z0-9-]+)\)")
@@ -139,6 +142,81 @@ def test_grimoire_and_rune_u_switches() -> None:
     assert _cell(rune_u.result.value, "akvo-variant-rune_u-value") == str(names_only)
     with pytest.raises(ValueError, match="unknown rules variant"):
         variants.VariantSwitch("dice")
+
+
+def test_mouvement_rune_switch_shows_the_engine_shot() -> None:
+    switch = variants.VariantSwitch("mouvement_rune")
+    default = mouvement_before_shot()
+    html = switch.result.value
+    assert _cell(html, "akvo-variant-mouvement_rune-still") == percent(default.still.p_push)
+    assert _cell(html, "akvo-variant-mouvement_rune-moved") == percent(Fraction(37375, 93312))
+    assert _cell(html, "akvo-variant-mouvement_rune-value") == percent(Fraction(2465, 5184))
+    switch.reading.value = "separate"
+    moved = shot_on_mage(3, 2, Side(rune="confusion")).p_push
+    assert _cell(switch.result.value, "akvo-variant-mouvement_rune-moved") == percent(moved)
+    assert _cell(switch.result.value, "akvo-variant-mouvement_rune-value") == percent(moved)
+    assert "N (Attaque), F (Confusion), Q (Attaque)" in switch.result.value
+
+
+def test_ship_switch_shows_how_far_the_ship_goes() -> None:
+    switch = variants.VariantSwitch("ship_advance_runes")
+    for reading, cells in (("one", 3), ("per_order", 4)):
+        switch.reading.value = reading
+        advance = ship_double_advance(RulesConfig(ship_advance_runes=reading))  # type: ignore[arg-type]
+        assert _cell(switch.result.value, "akvo-variant-ship_advance_runes-value") == str(cells)
+        shown = _cell(switch.result.value, "akvo-variant-ship_advance_runes-points")
+        assert shown == decimal(advance.chest_points, 2)
+
+
+def test_every_variant_shows_a_number_its_switch_changes() -> None:
+    for field, (_default, other) in CHOICES.items():
+        switch = variants.VariantSwitch(field)
+        before = switch.result.value
+        assert re.search(r"\d", re.sub(r"<[^>]*>", "", before)), field
+        switch.reading.value = other
+        assert switch.result.value != before, field
+        assert switch.wins.comparison is None and switch.wins.result.value == ""  # not yet run
+
+
+def test_win_rate_button_runs_a_paired_simulation_with_wilson_intervals() -> None:
+    switch = variants.VariantSwitch("prodige", matches=4)
+    wins = switch.wins
+    assert wins.progress.value == 0 and wins.progress.max == 8
+    wins.button.click()
+    assert wins.progress.value == wins.progress.max == 8 and not wins.button.disabled
+    assert "Matchs joués\u00a0: 8 sur 8" in wins.count.value
+    options = {"n": 4, "seed": variants.SEED, "workers": 0}
+    teams, bots = variants.TEAMS, variants.BOTS_PLAYING
+    first = simulate(*teams, bots, None, **options)  # type: ignore[arg-type]
+    second = simulate(*teams, bots, "prodige=all", **options)  # type: ignore[arg-type]
+    html = wins.result.value
+    for results, css in ((first, "default"), (second, "variant")):
+        won = results.column("winner").count("A")
+        wilson = binomtest(won, 4).proportion_ci(confidence_level=0.95, method="wilson")
+        interval = proportion(won, 4)
+        assert (interval.low, interval.high) == pytest.approx((wilson.low, wilson.high))
+        assert _cell(html, f"akvo-variant-prodige-wins-{css}") == interval_text(interval)
+    comparison = paired(first, second)
+    assert wins.comparison == comparison
+    points = [{"A": 1.0, "draw": 0.5, "B": 0.0}[r.winner] for r in (*first, *second)]
+    delta = mean_interval([b - a for a, b in zip(points[:4], points[4:], strict=True)])
+    assert delta == comparison.delta
+    shown = variants.points_text(delta, signed=True)
+    assert _cell(html, "akvo-variant-prodige-wins-delta") == shown
+    assert _cell(html, "akvo-variant-prodige-wins-changed") == str(comparison.changed)
+
+
+def test_every_page_links_to_the_reference_pages() -> None:
+    """Any term, rule or ruling two clicks away: the reference page, then its entry."""
+    assert {"glossaire.ipynb", "aide-memoire.ipynb", "arbitrages-et-variantes.ipynb"} <= set(
+        manifest.REFERENCE_PAGES
+    )
+    for page in manifest.CHAPTERS:
+        html = manifest.nav_html(page.file)
+        for target in manifest.REFERENCE_PAGES:
+            assert (f'href="{target}"' in html) is (target != page.file), (page.file, target)
+    toc = manifest.toc_html()
+    assert all(f'href="{target}"' in toc for target in manifest.REFERENCE_PAGES)
 
 
 def test_contradictions_come_from_the_engine() -> None:

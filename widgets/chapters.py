@@ -198,6 +198,15 @@ CHAPTERS: tuple[Chapter, ...] = (
 
 _BY_FILE = {c.file: c for c in CHAPTERS}
 
+#: The reference pages every chapter's navigation links to, so that any term, rule or
+#: ruling is two clicks away from any page: this link, then the entry on that page.
+REFERENCE_PAGES = (
+    "glossaire.ipynb",
+    "aide-memoire.ipynb",
+    "arbitrages-et-variantes.ipynb",
+    "concordance.ipynb",
+)
+
 
 def chapter(file: str) -> Chapter:
     """The manifest entry of a notebook file name."""
@@ -246,7 +255,15 @@ def nav_html(file: str) -> str:
     else:
         links.append(_anchor(HOME, "Retour au sommaire →", "akvo-nav-next"))
     items = "".join(f"<li>{link}</li>" for link in links)
-    return f'<nav class="akvo-nav" aria-label="Chapitres"><ul>{items}</ul></nav>'
+    references = " · ".join(
+        _anchor(page, escape(chapter(page).title), "akvo-nav-reference")
+        for page in REFERENCE_PAGES
+        if page != file
+    )
+    return (
+        f'<nav class="akvo-nav" aria-label="Chapitres"><ul>{items}</ul>'
+        f'<p class="akvo-nav-references">Référence\u00a0: {references}</p></nav>'
+    )
 
 
 def toc_html() -> str:

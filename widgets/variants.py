@@ -1,20 +1,23 @@
-"""The rulings page: one live switch per rules variant (R8, R13, R19, R22) showing what it
-changes in the engine's numbers, and the rulebook's own contradictions (R19, R22, R26, R28).
+"""The rulings page: one live switch per rules variant (R8, R13, R18, R19, R20, R22) showing
+what it changes in the engine's numbers, a button that measures its effect on who wins
+(bot matches with 95 % intervals), and the rulebook's own contradictions (R19, R22, R26, R28).
 
-Every number comes from :mod:`akvo.variants`, :mod:`akvo.shots` or
+Every number comes from :mod:`akvo.variants`, :mod:`akvo.shots`, :mod:`akvo.lab` or
 :mod:`akvo.match.showcase`, computed under the :class:`~akvo.config.RulesConfig` chosen.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
 import ipywidgets as w
 from IPython.display import Markdown
 
+from akvo.bots import BOTS
 from akvo.config import DEFAULT_RULES, RulesConfig
+from akvo.errors import AkvoError
+from akvo.lab import Comparison, Interval, Results
 from akvo.rules import (
     DUPLICATED_PRESETS,
     PRESET_TEAMS,
@@ -26,10 +29,21 @@ from akvo.rules import (
 )
 from akvo.shots import Side, shot_on_mage
 from akvo.teams import preset_team
-from akvo.variants import VARIANT_RULINGS, WEATHER_BAG, best_own_attack, weather_favoured_turns
+from akvo.variants import (
+    MOVEMENT_SETUP,
+    SHIP_SETUP,
+    VARIANT_RULINGS,
+    WEATHER_BAG,
+    ShotChoice,
+    best_own_attack,
+    mouvement_before_shot,
+    ship_double_advance,
+    weather_favoured_turns,
+    win_rates,
+)
 
 from . import controls as c
-from .formatting import fraction, french, percent, tier_numeral
+from .formatting import NBSP, decimal, fraction, french, integer, percent, tier_numeral
 
 #: The two readings of each variant, default first, with their French labels.
 READINGS: dict[str, tuple[tuple[str, str], ...]] = {
@@ -139,18 +153,65 @@ def rune_u_html(rules: RulesConfig) -> str:
     )
 
 
-def _reading_html(field: str) -> Callable[[RulesConfig], str]:
-    """The reading in force, for the variants whose effect on the odds is not computed yet."""
+def _rune_names(letters: tuple[str, ...], rules: RulesConfig) -> str:
+    """``N (Attaque), F (Confusion)``, or ``aucune``."""
+    named = [f"{letter} ({rune(letter, rules).category.label})" for letter in letters]
+    return ", ".join(named) or "aucune"
 
-    def view(rules: RulesConfig) -> str:
-        value = getattr(rules, field)
-        label = dict((code, text) for text, code in READINGS[field])[value]
-        return french(
-            f"<p>Lecture appliquée par le moteur : <b class='akvo-variant-{field}-value'>"
-            f"{label}</b>.</p>"
-        )
 
-    return view
+def _choice_row(label: str, choice: ShotChoice, rules: RulesConfig, css: str) -> list[str]:
+    best = f" (avec {choice.best_rune})" if choice.best_rune else ""
+    return [
+        c.cell(french(label)),
+        c.cell(f"{choice.distance}{NBSP}miles"),
+        c.cell(_rune_names(choice.runes, rules)),
+        c.cell(f"<b class='{css}'>{percent(choice.p_push)}</b>{best}"),
+    ]
+
+
+def mouvement_html(rules: RulesConfig) -> str:
+    """R18 + R20: the shooter's two choices on the engine's position, with the runes the
+    engine lets it add after its Mouvement rune under ``rules``."""
+    effect = mouvement_before_shot(rules)
+    turn = MOVEMENT_SETUP["turn"]
+    title = (
+        f"<p>Début du tour {turn} (palier {tier_numeral(effect.tier)}) : le Kitesurfeur de A,"
+        f" sur sa ligne {effect.still.row}, tire sur le Kitesurfeur de B, à "
+        f"{effect.still.distance} miles dans son couloir. Il peut d’abord jouer sa rune de "
+        f"Mouvement {effect.rune} pour avancer d’une case.</p>"
+    )
+    field = "akvo-variant-mouvement_rune"
+    rows = [
+        _choice_row("Tirer sans bouger", effect.still, rules, f"{field}-still"),
+        _choice_row(
+            f"Jouer {effect.rune}, avancer, puis tirer", effect.moved, rules, f"{field}-moved"
+        ),
+    ]
+    header = ["Choix", "Distance", "Runes de tir permises", "Chance de repousser"]
+    verdict = (
+        f"<p>Meilleure chance de repousser la cible avec cette lecture : "
+        f"{_odds(effect.best, f'{field}-value')}.</p>"
+    )
+    return french(title) + c.table(header, rows) + french(verdict)
+
+
+def ship_html(rules: RulesConfig) -> str:
+    """R20 with the double token: how far the ship goes, and the chest shot from there."""
+    advance = ship_double_advance(rules)
+    turn = MOVEMENT_SETUP["turn"]
+    runes = ", ".join(advance.runes) or "aucune"
+    field = "akvo-variant-ship_advance_runes"
+    return french(
+        f"<p>Début du tour {turn} (palier {tier_numeral(advance.tier)}) : le navire de A, en "
+        f"ligne {advance.row_before}, a reçu le double jeton Avancer/Avancer ; le navire de B "
+        f"est resté en ligne {SHIP_SETUP['rows']['B']['navire']}. En jouant toutes les runes "
+        f"de Mouvement que le moteur lui permet "
+        f"({runes}), il avance de <b class='{field}-value'>{advance.cells}</b> cases, "
+        f"jusqu’à la ligne {advance.row}.</p>"
+        f"<p>De là, le Barreur tire sur le coffre à {advance.chest_distance} miles : "
+        f"<b class='{field}-points'>{decimal(advance.chest_points, 2)}</b> point en moyenne "
+        f"<span class='akvo-fraction'>({fraction(advance.chest_points)})</span>.</p>"
+    )
 
 
 _VIEWS = {
@@ -158,15 +219,128 @@ _VIEWS = {
     "prodige": prodige_html,
     "grimoire": grimoire_html,
     "rune_u": rune_u_html,
-    "mouvement_rune": _reading_html("mouvement_rune"),
-    "ship_advance_runes": _reading_html("ship_advance_runes"),
+    "mouvement_rune": mouvement_html,
+    "ship_advance_runes": ship_html,
 }
+
+#: The simulation behind each variant's « Simuler l’effet sur les victoires » button.
+MATCHES, SEED, BOTS_PLAYING, TEAMS = 200, 1, ("greedy", "greedy"), ("perrockiss", "fish-tank")
+
+
+def _number(value: float, signed: bool = False) -> str:
+    """``-0.0204`` → ``−0,020``; with ``signed``, ``+0,033`` too (true minus sign)."""
+    text = decimal(value, 3).replace("-", "\u2212")
+    return f"+{text}" if signed and value > 0 else text
+
+
+def points_text(interval: Interval, signed: bool = False) -> str:
+    """``−0,020 (de −0,073 à +0,033)``: a mean of match points and its 95 % interval."""
+    low, high = _number(interval.low, signed), _number(interval.high, signed)
+    return f"{_number(interval.estimate, signed)} (de {low} à {high})"
+
+
+def wins_html(field: str, default: Results, variant: Results, comparison: Comparison) -> str:
+    """Side A's win rate under both rules (95 % Wilson intervals), its mean match points
+    and their paired difference (95 % t interval), as the run measured them."""
+    from .lab import interval_text  # with bqplot: paid on the first click, not on page load
+
+    team_a = PRESET_TEAMS[TEAMS[0]].name
+    css = f"akvo-variant-{field}-wins"
+    one, two = default.summary(), variant.summary()
+    rows = [
+        [
+            c.cell(f"Victoires de A ({team_a})"),
+            c.cell(interval_text(one.p_a), f"{css}-default"),
+            c.cell(interval_text(two.p_a), f"{css}-variant"),
+        ],
+        [
+            c.cell("Points de match de A (victoire 1, nul ½)"),
+            c.cell(points_text(comparison.first), f"{css}-points-default"),
+            c.cell(points_text(comparison.second), f"{css}-points-variant"),
+        ],
+    ]
+    header = [f"Mesure (intervalle à 95{NBSP}%)", "Lecture par défaut", "Variante"]
+    delta = comparison.delta
+    if delta.low > 0 or delta.high < 0:
+        side = "A" if delta.low > 0 else "B"
+        verdict = f"la variante favorise {side} de façon mesurable."
+    else:
+        verdict = "l’intervalle contient 0 : sur ces matchs, pas d’effet mesurable."
+    return c.table(header, rows) + french(
+        f"<p>Différence appariée des points de match de A (variante moins défaut) : "
+        f"<b class='{css}-delta'>{points_text(delta, signed=True)}</b> ; {verdict} "
+        f"Vainqueur changé dans <b class='{css}-changed'>{integer(comparison.changed)}</b>"
+        f" {'match' if comparison.changed < 2 else 'matchs'} sur {integer(comparison.matches)}.</p>"
+    )
+
+
+class WinRates(w.VBox):
+    """A button that plays ``matches`` bot matches under the default rules and again, on
+    the same seeds, with ``field`` switched, then shows the win rates with their intervals.
+
+    Nothing is played before the click; :meth:`run` does what the button does.
+    """
+
+    def __init__(self, field: str, matches: int = MATCHES, seed: int = SEED) -> None:
+        self.field, self.matches, self.seed = field, matches, seed
+        bot = BOTS[BOTS_PLAYING[0]]
+        a, b = (PRESET_TEAMS[key].name for key in TEAMS)
+        intro = c.html("akvo-variant-wins-intro")
+        intro.value = french(
+            f"<p>Et sur qui gagne ? {integer(matches)} matchs entre deux bots « {bot} », "
+            f"{a} (A) contre {b} (B), graine {seed}, avec la lecture par défaut puis avec la "
+            "variante, sur les mêmes tirages de dés.</p>"
+        )
+        self.button = w.Button(
+            description="Simuler l’effet sur les victoires",
+            layout=w.Layout(width="auto", max_width="100%"),
+        )
+        self.button.add_class("akvo-variant-simulate")
+        self.button.add_class(f"akvo-variant-{field}-simulate")
+        # No description: on a phone a labelled bar wraps to zero width; the count says it.
+        self.progress = w.IntProgress(
+            value=0, min=0, max=2 * matches, layout=w.Layout(width="100%", max_width="30em")
+        )
+        self.progress.add_class(f"akvo-variant-{field}-progress")
+        self.count = c.html(f"akvo-variant-{field}-count")
+        self.result = c.html(f"akvo-variant-{field}-wins")
+        self.comparison: Comparison | None = None
+        super().__init__([intro, self.button, self.progress, self.count, self.result])
+        self.button.on_click(lambda _button: self.run())
+
+    def run(self) -> Comparison | None:
+        """Play both simulations (in this kernel, no cluster) and show their comparison."""
+        self.button.disabled = True
+        self.progress.value = 0
+        self.result.value = french("<p>Simulation en cours…</p>")
+        try:
+            default, variant, comparison = win_rates(
+                self.field,
+                self.matches,
+                self.seed,
+                BOTS_PLAYING,
+                TEAMS,
+                on_progress=self._progress,
+            )
+        except AkvoError as error:
+            self.result.value = french(f"<p>La simulation a échoué : {error}</p>")
+            return None
+        finally:
+            self.button.disabled = False
+        self.comparison = comparison
+        self.result.value = wins_html(self.field, default, variant, comparison)
+        return comparison
+
+    def _progress(self, done: int, total: int) -> None:
+        self.progress.max, self.progress.value = total, done
+        self.count.value = french(f"<p>Matchs joués : {integer(done)} sur {integer(total)}</p>")
 
 
 class VariantSwitch(w.VBox):
-    """One variant of :class:`RulesConfig`: a drop-down of its two readings and their effect."""
+    """One variant of :class:`RulesConfig`: a drop-down of its two readings, their effect
+    on the numbers, and the button that measures their effect on who wins."""
 
-    def __init__(self, field: str) -> None:
+    def __init__(self, field: str, matches: int = MATCHES) -> None:
         if field not in _VIEWS:
             raise ValueError(f"unknown rules variant {field!r}; choose one of {sorted(_VIEWS)}")
         self.field = field
@@ -174,8 +348,9 @@ class VariantSwitch(w.VBox):
         default = getattr(DEFAULT_RULES, field)
         self.reading = c.dropdown(label, READINGS[field], default, f"akvo-variant-{field}")
         self.result = c.html("akvo-odds")
+        self.wins = WinRates(field, matches)
         self.rules = DEFAULT_RULES
-        super().__init__([c.panel([self.reading, self.result], "akvo-variant")])
+        super().__init__([c.panel([self.reading, self.result, self.wins], "akvo-variant")])
         self.reading.observe(self._update, names="value")
         self._update()
 
