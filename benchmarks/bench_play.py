@@ -9,12 +9,19 @@
    move count, redrawn with the board after the engine and the bot have played). Timed in
    the page, from the click event, so Playwright's own checks are not counted.
 
+3. Kernel side of a click, without a browser: the CPU time of « Jouer un match »'s click
+   handler (the engine, the dice, the bot's replies, the redraw, every widget's state
+   serialised), and the messages and bytes it sends to the page — what the kernel adds to
+   the click → board latency, measured apart from the machine's load and the browser.
+
 Results go to ``benchmarks/results/play.md`` (targets: bot p95 ≤ 50 ms, click p95 ≤ 100 ms).
-Usage: ``.venv/bin/python benchmarks/bench_play.py``.
+Usage: ``.venv/bin/python benchmarks/bench_play.py`` (``--kernel-only``: part 3 only,
+printed, no browser, nothing written).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import statistics
@@ -23,11 +30,13 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
+import ipywidgets
 from playwright.sync_api import Page, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from akvo.bots import BOTS, make_bot
 from akvo.match import new_match
+from akvo_widgets.play.game import MatchGame
 from akvo_widgets.site import background_server
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -79,6 +88,49 @@ def bot_times(name: str, limit: int | None = None) -> list[float]:
     return out
 
 
+def kernel_clicks(count: int = 3 * CLICKS) -> tuple[list[float], float, float]:
+    """CPU milliseconds per click of MatchGame's handler (first offered decision, against the
+    « normal » bot), and the messages and bytes sent to the page per click (JSON)."""
+    sent = [0, 0]
+    original = ipywidgets.Widget._send
+
+    def count_send(widget: object, msg: dict[str, object], buffers: object = None) -> None:
+        sent[0] += 1
+        sent[1] += len(json.dumps(msg, default=str))
+
+    game = MatchGame(seed=5, opponent="greedy")
+    ipywidgets.Widget._send = count_send
+    times: list[float] = []
+    try:
+        for _ in range(count):
+            if game.state.is_terminal():
+                game.start()
+            orders = game.state.phase_name() == "orders"
+            button = game.composer.confirm if orders else game.action_buttons.pool[0]
+            start = time.process_time()
+            button.click()
+            times.append((time.process_time() - start) * 1000)
+    finally:
+        ipywidgets.Widget._send = original
+    return times, sent[0] / count, sent[1] / count
+
+
+def kernel_lines(times: list[float], messages: float, size: float) -> list[str]:
+    return [
+        "",
+        f"## Kernel side of a click, no browser ({len(times)} clicks)",
+        "",
+        "CPU time of the click handler of « Jouer un match » against the « normal » bot "
+        "(engine, dice, the bot's replies, the redraw of board, buttons, log and status, each "
+        "widget's state serialised), and what it sends to the page per click.",
+        "",
+        "| clicks | p50 CPU (ms) | p95 CPU (ms) | max CPU (ms) | messages/click | bytes/click |",
+        "|---|---|---|---|---|---|",
+        f"| {len(times)} | {statistics.median(times):.1f} | {percentile(times, 0.95):.1f} "
+        f"| {max(times):.1f} | {messages:.1f} | {size:,.0f} |",
+    ]
+
+
 def open_game(page: Page, url: str) -> None:
     """Open the page until the game shows (an overloaded machine may make Voilà's pre-heated
     kernel lose a cell's output; a reload takes a fresh kernel)."""
@@ -117,6 +169,10 @@ def row(label: str, times: list[float], target: float) -> str:
 
 
 def main() -> None:
+    kernel = kernel_lines(*kernel_clicks())
+    if "--kernel-only" in sys.argv:
+        print("\n".join(kernel))
+        return
     bots = {name: bot_times(name) for name in BOTS if name != "search"}
     if "search" in BOTS:
         bots["search"] = bot_times("search", SEARCH_DECISIONS)
@@ -154,11 +210,12 @@ def main() -> None:
         "each click presses the first offered decision. Timed in the page, from the click "
         "event to the first frame showing the new position: kernel round trip, the engine, "
         "the dice and the bot's replies until the reader decides again, the new board, "
-        "buttons, log and save link.",
+        "buttons and log (the save link is built on demand).",
         "",
         "| Input | clicks | p50 (ms) | p95 (ms) | max (ms) | ≤ 100 ms p95 |",
         "|---|---|---|---|---|---|",
         row("click", lags, CLICK_TARGET_MS),
+        *kernel,
     ]
     report = "\n".join(lines) + "\n"
     RESULTS.write_text(report)

@@ -141,14 +141,20 @@ def test_a_refused_move_changes_nothing() -> None:
     assert "n’est pas permis" in game.message.value
 
 
-def test_the_save_link_holds_the_record() -> None:
+def test_the_save_link_is_built_on_demand_and_holds_the_record() -> None:
     game = MatchGame(seed=5)
     game.composer.confirm.click()
+    assert game.save.value == ""  # not re-encoded on every click
+    game.save_button.click()
     link = game.save.value
     assert 'download="match.json"' in link
     payload = link.split("base64,")[1].split('"')[0]
     record = json.loads(base64.b64decode(payload))
     assert record == game.state.record()
+    game.play(game.state.legal_actions()[0])
+    assert game.save.value == ""  # a link to an older position would save the wrong match
+    game.start(play_match(seed=5))
+    assert "base64," in game.save.value  # the end of a match offers it at once
 
 
 def test_loading_a_record_continues_the_match() -> None:

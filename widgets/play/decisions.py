@@ -108,7 +108,9 @@ class ActionButtons:
     """One button per legal action (orders excepted), in the engine's order.
 
     The buttons are reused from decision to decision (only their text and CSS class
-    change): creating widgets is the slowest part of a redraw, in the kernel and the page.
+    change, each in one message): creating widgets is the slowest part of a redraw, in the
+    kernel and the page. Buttons beyond the legal actions keep their last class: they are
+    not shown.
     A press plays the action the button shows now, as the kernel knows it.
     """
 
@@ -136,12 +138,10 @@ class ActionButtons:
         shown: dict[str, widgets.Button] = {}
         for index, (action, label) in enumerate(labels.items()):
             button = self._button(index)
-            if index < len(self.actions):
-                button.remove_class(action_css(self.actions[index]))
-            button.add_class(action_css(action))
+            classes = (ACTION_CLASS, action_css(action))
+            if button._dom_classes != classes:  # one message, not a remove and an add
+                button._dom_classes = classes
             button.description = label
             shown[action] = button
-        for index in range(len(labels), min(len(self.actions), len(self.pool))):
-            self.pool[index].remove_class(action_css(self.actions[index]))
         self.actions = list(labels)
         return shown

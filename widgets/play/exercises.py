@@ -1,35 +1,45 @@
 """« Exercices »: a random legal position from the engine, a question, an exact grade.
 
-Positions come from seeded random matches (:func:`akvo.match.play_match`'s bots and dice),
-stopped at a target decision. Two kinds of question, both graded with the exact values of
-:func:`akvo.match.preview.target_values`: which mage to shoot for the best chance to push,
-and how likely one shot is to push. The page keeps a running score.
+Positions come from seeded random matches (:class:`akvo.match.RandomBot` and seeded dice),
+stopped at a decision of the question's kind. Four kinds of question, all graded with exact
+values from the engine (:mod:`.odds`): which mage to shoot for the best chance to push, how
+likely one shot is to push, whether the Attaque rune is worth playing on a shot, and which
+unit to activate first. The page keeps a running score.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from fractions import Fraction
 from html import escape
 
 import ipywidgets as widgets
 
+from akvo.bots.greedy import spend_min
+from akvo.bots.values import PUSH_WEIGHT
 from akvo.match import MatchState, RandomBot, new_match
 from akvo.match.preview import target_values
 
-from ..formatting import fraction, french, percent
+from ..formatting import decimal, fraction, french, percent
 from .game import STYLE
 from .labels import action_label
+from .odds import NO_RUNE, attaque_letters, rune_name, rune_values, unit_values
 from .view import make_board, status_html
 
 MAX_ACTIONS = 2_000
-KINDS = ("best target", "estimate")
+KINDS = ("best target", "estimate", "attack rune", "first unit")
+YES, NO = "yes", "no"
 
 
 @dataclass(frozen=True)
 class Exercise:
-    """One question on one position: options (action or value text) and their exact values."""
+    """One question on one position: the answers, their exact values, the best one and why.
+
+    ``values`` grades: an answer is right when its value equals the correct answer's.
+    ``rows`` are the exact numbers shown after the answer (French label → French value).
+    """
 
     number: int
     kind: str
@@ -38,28 +48,45 @@ class Exercise:
     options: dict[str, str]  # answer key → French label
     values: dict[str, Fraction]  # answer key → exact value (the best is the answer)
     correct: str
+    explanation: str = ""
+    rows: tuple[tuple[str, str], ...] = field(default=())
 
     def why(self) -> str:
-        best = self.options[self.correct]
-        if self.kind == "best target":
-            return french(
-                f"La meilleure réponse : « {best} », avec {percent(self.values[self.correct])} "
-                f"de chances de repousser ({fraction(self.values[self.correct])}), la plus "
-                "haute des cibles possibles."
-            )
-        return french(
-            f"La chance exacte est {percent(Fraction(self.correct))} "
-            f"({fraction(Fraction(self.correct))}) : la table des dés et la matrice du vent "
-            "la donnent, Résilience et Ultimes compris."
-        )
+        return french(self.explanation)
 
 
 def _mage_values(state: MatchState) -> dict[str, Fraction]:
     return {a: v for a, v in target_values(state).items() if "chest" not in a}
 
 
-def _positions(rng: random.Random) -> MatchState | None:
-    """A random match, stopped at a random target decision with two or more mage targets."""
+def _has_best_target(state: MatchState) -> bool:
+    if state.phase_name() != "target":
+        return False
+    ranked = sorted(_mage_values(state).values(), reverse=True)
+    return len(ranked) >= 2 and ranked[0] > ranked[1]
+
+
+def _has_attaque(state: MatchState) -> bool:
+    return bool(attaque_letters(state))
+
+
+def _has_first_unit(state: MatchState) -> bool:
+    if state.phase_name() != "activate":
+        return False
+    ranked = sorted(unit_values(state).values.values(), reverse=True)
+    return len(ranked) >= 2 and ranked[0] > ranked[1] > 0
+
+
+ACCEPT: dict[str, Callable[[MatchState], bool]] = {
+    "best target": _has_best_target,
+    "estimate": _has_best_target,
+    "attack rune": _has_attaque,
+    "first unit": _has_first_unit,
+}
+
+
+def _position(rng: random.Random, accept: Callable[[MatchState], bool]) -> MatchState | None:
+    """A random match, stopped at a random decision that ``accept`` takes (or ``None``)."""
     state = new_match()
     bot = RandomBot(rng.randrange(1 << 30))
     stops = rng.randrange(1, 12)
@@ -69,31 +96,56 @@ def _positions(rng: random.Random) -> MatchState | None:
         if state.is_chance_node():
             state.apply_action(state.sample_chance(rng))
             continue
-        if state.phase_name() == "target":
-            values = _mage_values(state)
-            ranked = sorted(values.values(), reverse=True)
-            if len(ranked) >= 2 and ranked[0] > ranked[1]:
-                stops -= 1
-                if stops == 0:
-                    return state
+        if accept(state):
+            stops -= 1
+            if stops == 0:
+                return state
         state.apply_action(bot(state))
     return None
 
 
 def make_exercise(number: int) -> Exercise:
-    """The exercise of a number (the number is its seed: the same number, the same question)."""
+    """The exercise of a number (the number is its seed: the same number, the same question);
+    its kind is ``KINDS[number % len(KINDS)]``."""
     rng = random.Random(number)
+    kind = KINDS[number % len(KINDS)]
+    accept = ACCEPT[kind]
+    if kind == "attack rune":  # as many « oui » as « non »: draw the answer first
+        want = rng.random() < 1 / 2
+        accept = lambda s: _has_attaque(s) and attaque_gain(s)[3] == want  # noqa: E731
     state = None
     while state is None:
-        state = _positions(rng)
+        state = _position(rng, accept)
+    return MAKERS[kind](number, state, rng)
+
+
+def _shooter(state: MatchState) -> str:
+    return french(state.prompt().replace(" choisit sa cible.", ""))
+
+
+def _best_target(number: int, state: MatchState, rng: random.Random) -> Exercise:
     values = _mage_values(state)
-    shooter = french(state.prompt().replace(" choisit sa cible.", ""))
-    kind = KINDS[number % len(KINDS)]
-    if kind == "best target":
-        options = {a: action_label(state, a) for a in values}
-        correct = max(values, key=lambda a: values[a])
-        question = f"{shooter} tire. Quelle cible lui donne la meilleure chance de la repousser ?"
-        return Exercise(number, kind, state, french(question), options, values, correct)
+    options = {a: action_label(state, a) for a in values}
+    correct = max(values, key=lambda a: values[a])
+    question = (
+        f"{_shooter(state)} tire. Quelle cible lui donne la meilleure chance de la repousser ?"
+    )
+    best = values[correct]
+    why = (
+        f"La meilleure réponse : « {options[correct]} », avec {percent(best)} de chances de "
+        f"repousser ({fraction(best)}), la plus haute des cibles possibles."
+    )
+    rows = tuple(
+        (options[a], f"{percent(v)} ({fraction(v)})")
+        for a, v in sorted(values.items(), key=lambda kv: -kv[1])
+    )
+    return Exercise(
+        number, "best target", state, french(question), options, values, correct, why, rows
+    )
+
+
+def _estimate(number: int, state: MatchState, rng: random.Random) -> Exercise:
+    values = _mage_values(state)
     action = rng.choice(sorted(values))
     true = values[action]
     choices = {true}
@@ -104,19 +156,109 @@ def make_exercise(number: int) -> Exercise:
             abs(other - c) >= Fraction(1, 50) for c in choices
         ):
             choices.add(other)
-    ordered = sorted(choices)
-    keys = {str(v): v for v in ordered}
+    keys = {str(v): v for v in sorted(choices)}
     label = action_label(state, action)
-    question = f"{shooter} : « {label} ». Quelle est sa chance de repousser la cible ?"
+    question = f"{_shooter(state)} : « {label} ». Quelle est sa chance de repousser la cible ?"
+    why = (
+        f"La chance exacte est {percent(true)} ({fraction(true)}) : la table des dés et la "
+        "matrice du vent la donnent, Résilience et Ultimes compris."
+    )
     return Exercise(
         number,
-        kind,
+        "estimate",
         state,
         french(question),
         {k: percent(v) for k, v in keys.items()},
         {k: Fraction(1) if v == true else Fraction(0) for k, v in keys.items()},
         str(true),
+        why,
     )
+
+
+def rune_threshold(turn: int) -> Fraction:
+    """The least gain, in points, for which the « normal » bot spends a rune at this turn
+    (:func:`akvo.bots.greedy.spend_min`, made exact)."""
+    return Fraction(spend_min(turn)).limit_denominator(10_000)
+
+
+def attaque_gain(state: MatchState) -> tuple[Fraction, Fraction, Fraction, bool]:
+    """At the attacker's rune decision: the shot's exact value without and with the first
+    Attaque rune, the gain in points, and whether it reaches :func:`rune_threshold`."""
+    odds = rune_values(state)
+    chest = odds.unit == "points"
+    without = odds.values[NO_RUNE]
+    with_rune = odds.values[attaque_letters(state)[0]]
+    gain = (with_rune - without) * (1 if chest else PUSH_WEIGHT)
+    return without, with_rune, gain, gain > 0 and gain >= rune_threshold(state.turn)
+
+
+def _attack_rune(number: int, state: MatchState, rng: random.Random) -> Exercise:
+    action = attaque_letters(state)[0]
+    chest = rune_values(state).unit == "points"
+    without, with_rune, gain, worth = attaque_gain(state)
+    threshold = rune_threshold(state.turn)
+    name = rune_name(state, action)
+    shooter = french(state.prompt().replace(" peut jouer une rune (attaque).", ""))
+    what = "le tir sur le coffre" if chest else "le tir"
+    question = f"{shooter} attaque. Vaut-il la peine de jouer la {name} ici ?"
+
+    def shown(value: Fraction) -> str:
+        if chest:
+            return f"{decimal(value, 3)} point en moyenne ({fraction(value)})"
+        return f"{percent(value)} de chances de repousser ({fraction(value)})"
+
+    how = "" if chest else f" (un recul compte pour {fraction(PUSH_WEIGHT)} de point)"
+    why = (
+        f"Sans rune, {what} donne {shown(without)} ; avec la {name}, {shown(with_rune)}. "
+        f"Le gain est de {decimal(gain, 3)} point ({fraction(gain)}){how}. Une rune ne sert "
+        "qu’une fois par match : le bot « normal » du moteur ne la joue que si elle rapporte "
+        f"au moins {decimal(threshold, 3)} point au tour {state.turn} (un seuil qui baisse "
+        "au fil du match, nul aux derniers tours). "
+        + ("La réponse est donc oui." if worth else "La réponse est donc non : gardez-la.")
+        + " Ces chances supposent que le défenseur ne réponde par aucune rune."
+    )
+    options = {YES: f"Oui, jouer la {name}", NO: "Non, la garder pour plus tard"}
+    values = {YES: Fraction(int(worth)), NO: Fraction(int(not worth))}
+    rows = (
+        ("Sans rune", shown(without)),
+        (f"Avec la {name}", shown(with_rune)),
+        ("Seuil du bot « normal »", f"{decimal(threshold, 3)} point"),
+    )
+    correct = YES if worth else NO
+    return Exercise(
+        number, "attack rune", state, french(question), options, values, correct, why, rows
+    )
+
+
+def _first_unit(number: int, state: MatchState, rng: random.Random) -> Exercise:
+    odds = unit_values(state)
+    values = odds.values
+    options = {a: action_label(state, a) for a in values}
+    correct = max(values, key=lambda a: values[a])
+    side = state.prompt().split()[0]
+    question = f"{side} active une unité. Laquelle activer en premier ?"
+    why = (
+        f"La meilleure réponse : « {options[correct]} », dont le meilleur tir immédiat vaut "
+        f"{odds.text(correct)}. Critère : la valeur exacte du meilleur tir que l’unité peut "
+        "faire tout de suite — les points moyens d’un tir sur le coffre, ou "
+        f"{fraction(PUSH_WEIGHT)} de point par chance de repousser un mage (le poids du bot "
+        "« normal ») ; une unité qui avance ce tour vaut 0. C’est un regard à un coup "
+        "d’avance : l’ordre peut compter aussi pour la suite du tour, qu’il ne mesure pas."
+    )
+    rows = tuple(
+        (options[a], odds.text(a)) for a, v in sorted(values.items(), key=lambda kv: -kv[1])
+    )
+    return Exercise(
+        number, "first unit", state, french(question), options, values, correct, why, rows
+    )
+
+
+MAKERS: dict[str, Callable[[int, MatchState, random.Random], Exercise]] = {
+    "best target": _best_target,
+    "estimate": _estimate,
+    "attack rune": _attack_rune,
+    "first unit": _first_unit,
+}
 
 
 def score_text(right: int, asked: int) -> str:
@@ -206,12 +348,9 @@ class Exercises(widgets.VBox):  # type: ignore[misc]
         self.asked += 1
         self.right += good
         verdict = "Bonne réponse !" if good else "Pas cette fois."
-        rows = ""
-        if exercise.kind == "best target":
-            rows = "".join(
-                f"<li>{escape(exercise.options[k])} : {percent(v)} ({fraction(v)})</li>"
-                for k, v in sorted(exercise.values.items(), key=lambda kv: -kv[1])
-            )
+        rows = "".join(
+            f"<li>{escape(label)} : {escape(value)}</li>" for label, value in exercise.rows
+        )
         self.feedback.value = (
             f'<p role="status"><b>{escape(french(verdict))}</b> {escape(exercise.why())}</p>'
             + (f"<ul>{french(rows)}</ul>" if rows else "")

@@ -20,6 +20,7 @@ from akvo.match.board import SIDE_NAMES
 from .decisions import ACTION_CLASS, ActionButtons, OrdersComposer
 from .opponents import Bot, bot_choices, default_bot, make_opponent
 from .records import RecordError, download_link, load_record
+from .refusals import move_refusal
 from .view import (
     log_html,
     make_board,
@@ -113,6 +114,9 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
         self.events.add_class("akvo-play-log")
         self.save = widgets.HTML()
         self.save.add_class("akvo-play-save")
+        self.save_button = widgets.Button(description="Enregistrer le match (JSON)")
+        self.save_button.add_class("akvo-play-save-prepare")
+        self.save_button.on_click(lambda _: self._prepare_save())
         self.composer = OrdersComposer(self.play)
         self.action_buttons = ActionButtons(self.play)
         self.curtain = widgets.Button(description="")
@@ -130,7 +134,7 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
         self.board = make_board(self.state, None, self.play)
         setup = widgets.HBox([self.opponent_choice, self.side_choice, self.new_button])
         setup.layout.flex_flow = "row wrap"
-        files = widgets.HBox([self.upload, self.save])
+        files = widgets.HBox([self.upload, self.save_button, self.save])
         files.layout.flex_flow = "row wrap"
         side = widgets.VBox(
             [self.status, self.result, self.prompt, self.decisions, self.message, self.dice]
@@ -186,7 +190,7 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
         try:
             self.state.apply_action(action)
         except AkvoError:
-            self._say("Ce coup n’est pas permis ici : choisissez parmi les boutons proposés.")
+            self._say("Ce coup n’est pas permis : " + move_refusal(self.state, action))
             return
         self.message.value = ""
         self._curtain_up = False
@@ -246,8 +250,16 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
         self.board.state = state
         self.events.value = log_html(state.events)
         self.dice.value = roll_html(self.rolls)
-        self.save.value = download_link(state)
+        if state.is_terminal():
+            self._prepare_save()
+        elif self.save.value:
+            self.save.value = ""  # a link to an older position would save the wrong match
         self.status.value = status_html(state)
+
+    def _prepare_save(self) -> None:
+        """The download link of the match as it stands, built on demand: encoding the whole
+        record on every click was the slowest part of a redraw, and the heaviest message."""
+        self.save.value = download_link(self.state)
 
     def _render_decisions(self) -> None:
         state = self.state

@@ -15,6 +15,8 @@ from typing import Any
 from akvo.errors import AkvoError
 from akvo.match import MatchState, replay
 
+from .refusals import record_refusal
+
 MAX_BYTES = 1_000_000  # a whole match record is about 10 kB
 MAX_ACTIONS = 20_000
 RECORD_KEYS = ("rules", "teams", "actions")
@@ -80,12 +82,7 @@ def load_record(data: bytes) -> tuple[dict[str, Any], MatchState]:
     try:
         state = replay(record)
     except AkvoError as error:
-        raise RecordError(f"Le match ne se rejoue pas selon les règles : {_short(error)}") from None
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
-        raise RecordError(f"Le match est mal formé : {_short(error)}") from None
+        raise RecordError(record_refusal(error, record)) from None
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+        raise RecordError("Le match est mal formé : une partie du fichier est illisible.") from None
     return record, state
-
-
-def _short(error: Exception) -> str:
-    text = str(error) or type(error).__name__
-    return text if len(text) <= 200 else text[:200] + "…"

@@ -1,9 +1,10 @@
 """« Revoir un match »: step through a recorded match, forward and back, on the board.
 
 At each step the viewer shows the position, the event log up to there, and the move that
-led to it: for a decision, every option that was open (with the exact value of each target,
-from :func:`akvo.match.preview.target_values`) and the one chosen; for dice, the faces and
-the exact chance that the roll succeeds (:func:`akvo.dice.roll`).
+led to it: for a decision, every option that was open, with its exact value where the
+engine computes one (targets, runes, activations, Relance: :mod:`.odds`, which says what
+each number is) and the one chosen; for dice, the faces and the exact chance that the roll
+succeeds (:func:`akvo.dice.roll`).
 """
 
 from __future__ import annotations
@@ -17,10 +18,10 @@ from akvo.dice import roll
 from akvo.match import MatchState, new_match, play_match, replay
 from akvo.match.board import SIDE_NAMES
 
-from ..formatting import NBSP, percent
-from .decisions import option_labels
+from ..formatting import NBSP, french, percent
 from .game import STYLE
 from .labels import action_label, faces
+from .odds import ULTIME_NOTE, decision_values
 from .opponents import default_bot, make_opponent
 from .records import RecordError, load_record
 from .view import log_html, make_board, status_html, typeset
@@ -50,17 +51,35 @@ def step_html(before: MatchState, action: str) -> str:
     who = SIDE_NAMES[before.current_player]
     if before.phase_name() == "orders":  # 64 programmings: show the one chosen
         return f"<p><b>{who} programme ses ordres.</b> {escape(action_label(before, action))}</p>"
+    odds = decision_values(before)
     rows = []
-    for option, label in option_labels(before).items():
+    for option in before.legal_actions():
         chosen = option == action
         mark = "✔" if chosen else ""
         css = ' class="akvo-replay-chosen"' if chosen else ""
-        rows.append(f"<li{css}>{mark} {escape(label)}</li>")
+        value = odds.text(option)
+        shown = (
+            f"{action_label(before, option)} — {french(value)}"
+            if value
+            else action_label(before, option)
+        )
+        rows.append(f"<li{css}>{mark} {escape(shown)}</li>")
+    notes = [odds.meaning] if odds.meaning else []
+    if any(option.startswith("ultime ") for option in before.legal_actions()):
+        notes.append(ULTIME_NOTE)
+    meaning = " ".join(escape(french(_sentence(note))) for note in notes)
     head = escape(typeset(before.prompt()))
     return (
         f"<p><b>{who} décide.</b> {head}</p>"
         f'<ul class="akvo-replay-option-list">{"".join(rows)}</ul>'
+        + (f'<p class="akvo-replay-meaning">{meaning}</p>' if meaning else "")
     )
+
+
+def _sentence(text: str) -> str:
+    """``"chance exacte …"`` → ``"Chance exacte …."`` (a note as a sentence)."""
+    text = text[0].upper() + text[1:]
+    return text if text.endswith(".") else text + "."
 
 
 def _chance_html(before: MatchState, action: str) -> str:

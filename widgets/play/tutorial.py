@@ -22,6 +22,7 @@ from ..formatting import french
 from .decisions import ActionButtons, OrdersComposer
 from .game import STYLE
 from .labels import action_label, faces
+from .refusals import move_refusal
 from .view import log_html, make_board, status_html, typeset
 
 NEXT_PAGE = "jouer-un-match.ipynb"
@@ -196,7 +197,7 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
                 f"leçon propose autre chose : {action_label(self.state, expected)}."
             )
         else:
-            why = "ce coup n’est pas permis ici."
+            why = move_refusal(self.state, action)
         self.message.value = f'<p role="alert">{escape(french("Pas tout à fait : " + why))}</p>'
 
     def _run_script(self) -> None:
