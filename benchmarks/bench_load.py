@@ -16,7 +16,8 @@ rest). Bounded: at most ``max(--readers)`` clients, each step stopped after
 ``--max-minutes``. Results go to ``benchmarks/results/load.md``.
 Usage: ``.venv/bin/python benchmarks/bench_load.py`` (steps 1 5 10 20 50 100, ~15–25 min on
 an idle machine); ``--quick`` (1 and 5 readers, small pools, a short culling timeout;
-printed, not recorded) is a smoke test.
+printed, not recorded) is a smoke test. 200 readers live at once:
+``--readers 200 --stay 60 --server-option=--BookServer.max_readers=200``.
 """
 
 from __future__ import annotations
@@ -212,6 +213,12 @@ def main() -> None:
     parser.add_argument("--vanished", type=int, default=10, help="readers leaving silently")
     parser.add_argument("--max-minutes", type=float, default=40.0, help="no step starts after")
     parser.add_argument("--quick", action="store_true", help="smoke test, not recorded")
+    parser.add_argument(
+        "--server-option",
+        action="append",
+        default=[],
+        help="extra server option, e.g. --server-option=--BookServer.max_readers=200",
+    )
     args = parser.parse_args()
     if args.quick:
         args.readers, args.stay, args.vanished = [1, 5], 1.0, 2
@@ -222,7 +229,7 @@ def main() -> None:
     log.parent.mkdir(exist_ok=True)
     steps: list[Step] = []
     started = time.monotonic()
-    options = QUICK_OPTIONS if args.quick else ()
+    options = (*(QUICK_OPTIONS if args.quick else ()), *args.server_option)
     with serve_in_background(ROOT / "book", log, *options, timeout=120) as server:
         pool = warm_pools(server)
         idle_mb, pool_kernels = memory(server)
@@ -269,7 +276,8 @@ def report(
         f"max_readers={book['max_readers']}, pre-heated pools of {pool} kernels in all "
         f"(per page: {config['VoilaKernelManager']['kernel_pools_config']}), culling of "
         f"unconnected kernels idle {culling['cull_idle_timeout']} s "
-        f"(checked every {culling['cull_interval']} s).",
+        f"(checked every {culling['cull_interval']} s)"
+        + (f"; options {' '.join(args.server_option)}." if args.server_option else "."),
         f"- Readers: raw HTTP + websocket clients on loopback, all arriving at once on "
         f"`{args.page}`; each GETs the page (first render = end of the HTML response, "
         f"server side), connects to its kernel (v1), asks for the kernel info, stays "

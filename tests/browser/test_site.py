@@ -82,7 +82,12 @@ def screenshot(page: Page, folder: Path, file: str) -> None:
 
 @pytest.fixture(autouse=True)
 def nothing_from_outside(page: Page, base_url: str) -> Iterator[None]:
-    """Every request a page makes stays on the book server (no CDN, no fonts, no analytics)."""
+    """Every request a page makes stays on the book server (no CDN, no fonts, no analytics).
+
+    Navigation may take as long as any other wait: a page without a pre-heated kernel is
+    streamed while its cells run (the laboratory's take seconds on a busy machine).
+    """
+    page.set_default_navigation_timeout(WAIT)
     outside = outside_requests(page, base_url)
     yield
     assert outside == [], f"the page fetched from outside the book: {outside}"
