@@ -278,14 +278,16 @@ class WinRates(w.VBox):
     """A button that plays ``matches`` bot matches under the default rules and again, on
     the same seeds, with ``field`` switched, then shows the win rates with their intervals.
 
-    Nothing is played before the click; :meth:`run` does what the button does.
+    Nothing is played before the click, and the progress bar and result area are created
+    on the first click: a page of six switches opens with two small widgets each.
+    :meth:`run` does what the button does.
     """
 
     def __init__(self, field: str, matches: int = MATCHES, seed: int = SEED) -> None:
         self.field, self.matches, self.seed = field, matches, seed
         bot = BOTS[BOTS_PLAYING[0]]
         a, b = (PRESET_TEAMS[key].name for key in TEAMS)
-        intro = c.html("akvo-variant-wins-intro")
+        self.intro = intro = c.html("akvo-variant-wins-intro")
         intro.value = french(
             f"<p>Et sur qui gagne ? {integer(matches)} matchs entre deux bots « {bot} », "
             f"{a} (A) contre {b} (B), graine {seed}, avec la lecture par défaut puis avec la "
@@ -297,22 +299,29 @@ class WinRates(w.VBox):
         )
         self.button.add_class("akvo-variant-simulate")
         self.button.add_class(f"akvo-variant-{field}-simulate")
-        # No description: on a phone a labelled bar wraps to zero width; the count says it.
-        self.progress = w.IntProgress(
-            value=0, min=0, max=2 * matches, layout=w.Layout(width="100%", max_width="30em")
-        )
-        self.progress.add_class(f"akvo-variant-{field}-progress")
-        self.count = c.html(f"akvo-variant-{field}-count")
-        self.result = c.html(f"akvo-variant-{field}-wins")
+        self.progress: w.IntProgress | None = None
+        self.result: w.HTML | None = None
         self.comparison: Comparison | None = None
-        super().__init__([intro, self.button, self.progress, self.count, self.result])
+        super().__init__([intro, self.button])
         self.button.on_click(lambda _button: self.run())
+
+    def _run_area(self) -> tuple[w.IntProgress, w.HTML]:
+        """The progress bar and the result area, added below the button on first use."""
+        if self.progress is None or self.result is None:
+            # No description: on a phone a labelled bar wraps to zero width; the text says it.
+            self.progress = w.IntProgress(
+                value=0, min=0, max=1, layout=w.Layout(width="100%", max_width="30em")
+            )
+            self.progress.add_class(f"akvo-variant-{self.field}-progress")
+            self.result = c.html(f"akvo-variant-{self.field}-wins")
+            self.children = [self.intro, self.button, self.progress, self.result]
+        return self.progress, self.result
 
     def run(self) -> Comparison | None:
         """Play both simulations (in this kernel, no cluster) and show their comparison."""
+        _, result = self._run_area()
         self.button.disabled = True
-        self.progress.value = 0
-        self.result.value = french("<p>Simulation en cours…</p>")
+        self._progress(0, 2 * self.matches)
         try:
             default, variant, comparison = win_rates(
                 self.field,
@@ -323,17 +332,21 @@ class WinRates(w.VBox):
                 on_progress=self._progress,
             )
         except AkvoError as error:
-            self.result.value = french(f"<p>La simulation a échoué : {error}</p>")
+            result.value = french(f"<p>La simulation a échoué : {error}</p>")
             return None
         finally:
             self.button.disabled = False
         self.comparison = comparison
-        self.result.value = wins_html(self.field, default, variant, comparison)
+        result.value = wins_html(self.field, default, variant, comparison)
         return comparison
 
     def _progress(self, done: int, total: int) -> None:
-        self.progress.max, self.progress.value = total, done
-        self.count.value = french(f"<p>Matchs joués : {integer(done)} sur {integer(total)}</p>")
+        progress, result = self._run_area()
+        progress.max, progress.value = total, done
+        result.value = french(
+            f"<p class='akvo-variant-count'>Simulation en cours : {integer(done)} matchs "
+            f"joués sur {integer(total)}…</p>"
+        )
 
 
 class VariantSwitch(w.VBox):
