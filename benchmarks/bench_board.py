@@ -24,7 +24,7 @@ from pathlib import Path
 from playwright.sync_api import Page, sync_playwright
 
 from akvo.match.board import CHAR_LABELS, CHAR_NAMES
-from akvo_widgets.site import background_server
+from akvo_widgets.site import SMALL_POOLS, background_server
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results" / "board.md"
@@ -80,7 +80,10 @@ def main() -> None:
     lags: dict[str, list[float]] = {}
     log = ROOT / "test-artifacts" / "bench-board-voila.log"
     log.parent.mkdir(exist_ok=True)
-    with background_server(ROOT / "book", log) as base, sync_playwright() as playwright:
+    with (
+        background_server(ROOT / "book", log, *SMALL_POOLS) as base,
+        sync_playwright() as playwright,
+    ):
         browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS)
         for how in ("click", "keyboard"):
             page = browser.new_page()

@@ -116,7 +116,13 @@ class Lab(w.VBox):
         self.seed.add_class("akvo-lab-seed")
         self.button = w.Button(description="Lancer les matchs", button_style="primary")
         self.button.add_class("akvo-lab-run")
-        self.progress = w.IntProgress(value=0, min=0, max=matches, description="Progression")
+        self.progress = w.IntProgress(
+            value=0,
+            min=0,
+            max=matches,
+            description="Progression",
+            layout=w.Layout(width="100%", max_width="30em"),
+        )
         self.progress.add_class("akvo-lab-progress")
         self.table = c.html("akvo-table")
         self.table.add_class("akvo-lab-summary")
@@ -245,7 +251,13 @@ class RoundRobin(w.VBox):
         self.seed = seed
         self.button = w.Button(description="Lancer le tournoi", button_style="primary")
         self.button.add_class("akvo-lab-rr-run")
-        self.progress = w.IntProgress(value=0, min=0, max=1, description="Progression")
+        self.progress = w.IntProgress(
+            value=0,
+            min=0,
+            max=1,
+            description="Progression",
+            layout=w.Layout(width="100%", max_width="30em"),
+        )
         self.progress.add_class("akvo-lab-rr-progress")
         self.table = c.html("akvo-table")
         self.table.add_class("akvo-lab-rr-table")
