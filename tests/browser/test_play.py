@@ -1,6 +1,6 @@
 """The play pages in headless Chromium: a whole match against the « normal » bot through
 clicks and keys only, saved, loaded in the replay viewer and checked against the engine;
-the guided first turn completed the same way."""
+the guided first turn completed the same way; exercises answered with the keyboard."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from akvo.match import replay
 from akvo_widgets.play.decisions import action_css
+from akvo_widgets.play.exercises import make_exercise, score_text
 from akvo_widgets.play.game import result_text
 from akvo_widgets.play.labels import LATERAL_CHARACTERS
 from akvo_widgets.play.replay import counter_text
@@ -34,6 +35,7 @@ def open_widget_page(page: Page, base_url: str, file: str, widget: str) -> None:
     """Open a page until its widget shows: on an overloaded machine Voilà's pre-heated
     kernel may lose a cell's output ("Timeout waiting for IOPub output"); a reload takes a
     fresh kernel."""
+    page.set_default_navigation_timeout(WAIT)  # Voilà streams a page while it runs
     for _attempt in range(3):
         open_page(page, base_url, file)
         try:
@@ -65,6 +67,54 @@ def _press_first_button(page: Page, by_keyboard: bool) -> None:
         arg=before,
         timeout=WAIT,
     )
+
+
+def test_the_first_turn_is_completed_with_clicks_and_keys(page: Page, base_url: str) -> None:
+    open_widget_page(page, base_url, "premier-tour.ipynb", ".akvo-tutorial-progress")
+    progress = page.locator(".akvo-tutorial-progress")
+    expect(progress).to_be_visible(timeout=WAIT)
+    for index, step in enumerate(LESSON):
+        if step.who != "you":
+            continue
+        expect(progress).to_have_text(_same_text(progress_text(index)), timeout=WAIT)
+        if step.action.startswith("orders"):
+            lateral, ship = step.action.split()[1:]
+            for lane, token in zip(LATERAL_CHARACTERS, lateral, strict=True):
+                if token == "T":
+                    page.locator(f".akvo-play-order-{lane} button", has_text="Tirer").click()
+            assert ship == "AA"  # the default double token
+            page.locator(".akvo-play-orders-confirm").press("Enter")
+        else:
+            button = page.locator(f".akvo-play-decisions .{action_css(step.action)}")
+            if index % 2:
+                button.press("Enter")
+            else:
+                button.click()
+    expect(progress).to_have_text(_same_text(progress_text(len(LESSON))), timeout=WAIT)
+    expect(page.locator("a.akvo-tutorial-next")).to_have_attribute("href", "jouer-un-match.ipynb")
+    a, b = lesson_scores()
+    expect(page.locator(".akvo-tutorial .akvo-play-status-line")).to_contain_text(
+        re.compile(rf"A\s{a}\s–\s{b}\sB")
+    )
+
+
+def test_exercises_are_answered_with_the_keyboard_and_graded_by_the_engine(
+    page: Page, base_url: str
+) -> None:
+    open_widget_page(page, base_url, "exercices.ipynb", ".akvo-exercise-answer")
+    score = page.locator(".akvo-exercises .akvo-exercise-score")
+    for asked in range(1, 5):
+        number = page.locator(".akvo-exercise-number span").get_attribute("data-number")
+        exercise = make_exercise(int(number or 0))
+        answers = page.locator(".akvo-exercise-answers .akvo-exercise-answer")
+        expect(answers).to_have_count(len(exercise.options), timeout=WAIT)
+        answers.nth(list(exercise.options).index(exercise.correct)).press("Enter")
+        expect(page.locator(".akvo-exercise-feedback")).to_contain_text(
+            "Bonne réponse", timeout=WAIT
+        )
+        expect(score).to_have_text(_same_text(score_text(asked, asked)), timeout=WAIT)
+        page.locator(".akvo-exercise-next").press("Enter")
+        expect(page.locator(".akvo-exercise-feedback")).to_have_text("", timeout=WAIT)
 
 
 def test_a_whole_match_against_the_normal_bot_then_its_replay(
@@ -110,32 +160,3 @@ def test_a_whole_match_against_the_normal_bot_then_its_replay(
     expect(status).to_contain_text(re.compile(rf"A\s{a}\s–\s{b}\sB"))
     page.locator(".akvo-replay-back").press("Enter")
     expect(counter).to_have_text(_same_text(counter_text(steps - 1, steps)), timeout=WAIT)
-
-
-def test_the_first_turn_is_completed_with_clicks_and_keys(page: Page, base_url: str) -> None:
-    open_widget_page(page, base_url, "premier-tour.ipynb", ".akvo-tutorial-progress")
-    progress = page.locator(".akvo-tutorial-progress")
-    expect(progress).to_be_visible(timeout=WAIT)
-    for index, step in enumerate(LESSON):
-        if step.who != "you":
-            continue
-        expect(progress).to_have_text(_same_text(progress_text(index)), timeout=WAIT)
-        if step.action.startswith("orders"):
-            lateral, ship = step.action.split()[1:]
-            for lane, token in zip(LATERAL_CHARACTERS, lateral, strict=True):
-                if token == "T":
-                    page.locator(f".akvo-play-order-{lane} button", has_text="Tirer").click()
-            assert ship == "AA"  # the default double token
-            page.locator(".akvo-play-orders-confirm").press("Enter")
-        else:
-            button = page.locator(f".akvo-play-decisions .{action_css(step.action)}")
-            if index % 2:
-                button.press("Enter")
-            else:
-                button.click()
-    expect(progress).to_have_text(_same_text(progress_text(len(LESSON))), timeout=WAIT)
-    expect(page.locator("a.akvo-tutorial-next")).to_have_attribute("href", "jouer-un-match.ipynb")
-    a, b = lesson_scores()
-    expect(page.locator(".akvo-tutorial .akvo-play-status-line")).to_contain_text(
-        re.compile(rf"A\s{a}\s–\s{b}\sB")
-    )
