@@ -122,6 +122,11 @@ def is_prodige(dice: list[int], rule: str) -> bool:
     return prodige_possible(len(dice), rule) and dice.count(dice[0]) == len(dice)
 
 
+def is_success(total: int, threshold: int) -> bool:
+    """A roll succeeds when its total (dice + modifier) reaches the threshold."""
+    return total >= threshold
+
+
 def is_critical(total: int, threshold: int) -> bool:
     """R12: a critical success beats the threshold by the critical margin."""
     return total >= threshold + CRITICAL_MARGIN

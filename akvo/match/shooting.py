@@ -70,6 +70,7 @@ from akvo.resolution import (
     defence_modifier,
     is_critical,
     is_prodige,
+    is_success,
     souffle_helps,
 )
 from akvo.rules import TIE_BREAK_TURNS, tier_for_turn
@@ -375,7 +376,7 @@ def make_roll(s: StateCore, dice: list[int], modifier: int, threshold: int) -> R
         dice,
         total,
         threshold,
-        total >= threshold,
+        is_success(total, threshold),
         is_critical(total, threshold),
         is_prodige(dice, s.rules.prodige),
     )

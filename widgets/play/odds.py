@@ -14,11 +14,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from akvo.bots.values import PUSH_WEIGHT, SHOT_RUNE, resolution_sides, shooters, with_rune
-from akvo.dice import at_least
 from akvo.match import MatchState
 from akvo.match.board import CHARS_OF_UNIT, UNIT_OF_NAME
 from akvo.match.preview import CHEST_NAME, target_values, unit_preview
-from akvo.resolution import is_critical
+from akvo.resolution import is_critical, is_success
 from akvo.shots import Side, shot
 
 from ..formatting import NBSP, decimal, fraction, percent
@@ -180,8 +179,8 @@ def relance_values(state: MatchState) -> OptionValues:
         else:
             index = int(action.split()[1]) - 1
             others, rerolled = sum(dice) - dice[index], 1
-        values[action] = at_least(rerolled, threshold - modifier - others)
         totals = [others + modifier] if not rerolled else [others + modifier + f for f in FACES]
+        values[action] = Fraction(sum(is_success(t, threshold) for t in totals), len(totals))
         critical = Fraction(sum(is_critical(t, threshold) for t in totals), len(totals))
         extra[action] = f"critique {percent(critical)} ({fraction(critical)})"
     return OptionValues(
