@@ -405,7 +405,7 @@ def overlay_svg(
         if key in actions:
             hit = _hit("advance", label, key) + f' data-action="{escape(actions[key])}"'
         else:
-            hit = f' aria-label="{escape(label)}"'
+            hit = ""  # not a button: its <title> names it, as on the target below
         x, y = frame.x(lane), frame.y(row)
         out.append(
             f'<g class="akvo-board-advance" data-row="{row}" data-lane="{lane}"{hit}>'
@@ -419,7 +419,7 @@ def overlay_svg(
         x, y = frame.x(target_lane), frame.y(row)
         label = target_label(target, 1 - side)
         legal = target.action in actions
-        hit = _hit("target", label, target.action) if legal else f' aria-label="{escape(label)}"'
+        hit = _hit("target", label, target.action) if legal else ""
         chip_y = y + (CELL - CHIP_HEIGHT - 1 if target.souffle else 1)
         shown = ("S " if target.souffle else "") + odds_text(target)
         out.append(
