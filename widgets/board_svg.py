@@ -421,11 +421,12 @@ def overlay_svg(
         legal = target.action in actions
         hit = _hit("target", label, target.action) if legal else ""
         chip_y = y + (CELL - CHIP_HEIGHT - 1 if target.souffle else 1)
-        shown = ("S " if target.souffle else "") + odds_text(target)
+        odds = odds_text(target)
+        shown = ("S " if target.souffle else "") + odds
         out.append(
             f'<g class="akvo-board-target" data-action="{escape(target.action)}" '
             f'data-target="{target.target}" data-souffle="{str(target.souffle).lower()}" '
-            f'data-legal="{str(legal).lower()}" data-odds="{escape(odds_text(target))}"{hit}>'
+            f'data-legal="{str(legal).lower()}" data-odds="{escape(odds)}"{hit}>'
             f"<title>{escape(label)}</title>"
             f'<rect class="akvo-board-target-cell" x="{x + 2}" y="{y + 2}" '
             f'width="{CELL - 4}" height="{CELL - 4}" rx="6"/>'
