@@ -308,7 +308,10 @@ def test_a_board_for_viewer_b_is_turned_half_a_turn() -> None:
     assert (upright.flipped, flipped.flipped) == (False, True)
     assert 'data-bottom="A"' in upright.svg and 'data-bottom="B"' in flipped.svg
     up, down = cells(upright.svg), cells(flipped.svg)
-    assert len(up) == len(down) == 60
+    assert len(up) == len(down) == 12  # the beaches; the water is one block either way up
+    water = re.compile(r'<\w+ class="akvo-board-water"[^>]*>')
+    assert len(water.findall(upright.svg)) == 2
+    assert water.findall(upright.svg) == water.findall(flipped.svg)
     # Upright: A's beach (row 0) at the bottom, lane 1 on the left.
     assert up[1, 0][1] > up[1, 9][1] and up[1, 0][0] < up[6, 0][0]
     # Flipped: B's beach at the bottom and lane 1 on the right: every cell is where the
