@@ -308,7 +308,10 @@ def test_a_board_for_viewer_b_is_turned_half_a_turn() -> None:
     assert (upright.flipped, flipped.flipped) == (False, True)
     assert 'data-bottom="A"' in upright.svg and 'data-bottom="B"' in flipped.svg
     up, down = cells(upright.svg), cells(flipped.svg)
-    assert len(up) == len(down) == 60
+    assert len(up) == len(down) == 12  # the beaches; the water is one block either way up
+    water = re.compile(r'<\w+ class="akvo-board-water"[^>]*>')
+    assert len(water.findall(upright.svg)) == 2
+    assert water.findall(upright.svg) == water.findall(flipped.svg)
     # Upright: A's beach (row 0) at the bottom, lane 1 on the left.
     assert up[1, 0][1] > up[1, 9][1] and up[1, 0][0] < up[6, 0][0]
     # Flipped: B's beach at the bottom and lane 1 on the right: every cell is where the
@@ -374,3 +377,53 @@ def test_a_flipped_board_offers_the_same_actions_with_arrows_pointing_forward() 
             kind = "advance" if key.startswith("advance") else "target"
             click(flipped, kind=kind, key=key)
         assert played == list(upright.actions().values())
+
+
+# --- What a redraw sends ---------------------------------------------------------------------
+
+
+def test_a_redraw_sends_choices_only_for_the_mages_the_reader_plays() -> None:
+    """``players``: a bot's mages get no precomputed selection; a click still shows them."""
+    state = position()  # the weather draw: both sides' mages may be clicked
+    board = Board(state, players=["A"])
+    assert set(board.choices) == {""} | {f"unit-A-{name}" for name in CHAR_NAMES}
+    # A's Surfeur: its selection comes with the position, with the engine's exact odds.
+    choice = board.choices["unit-A-surfeur"]
+    shown = {action: unescape(odds) for action, odds in TARGET.findall(choice["overlay"])}
+    on_surfeur = shot_on_mage(2, 1, Side(), Side(resilience=1))
+    assert shown["shoot surfeur"] == percent(on_surfeur.p_push)
+    assert "Tirer sur le Surfeur de B" in choice["details"]
+    click(board, kind="unit", side="A", character="surfeur")
+    assert (board.overlay, board.details) == (choice["overlay"], choice["details"])
+    # B's Plongeur: nothing precomputed, but Python answers the click with its targets.
+    click(board, kind="unit", side="B", character="plongeur")
+    assert board.selected == (1, CHAR_NAMES.index("plongeur"))
+    assert board.preview == unit_preview(state, 1, CHAR_NAMES.index("plongeur"))
+    assert "Plongeur de B" in board.details and "akvo-board-selected" in board.overlay
+    assert board.preview.targets and "Tirer sur" in board.details
+
+
+def test_at_a_bots_turn_a_redraw_sends_no_choice_but_the_hint() -> None:
+    state = play_until(new_match(), "activate")
+    assert state.current_player == 0
+    board = Board(state, players=("B",))
+    assert list(board.choices) == [""] and "Choisissez un mage de A" in board.choices[""]["details"]
+    board.players = None  # any side: A's mages come with the position again
+    assert len(board.choices) == 1 + 6
+    with pytest.raises(BoardError, match="players"):
+        board.players = "A"  # type: ignore[assignment]
+    assert board.players is None and len(board.choices) == 7
+
+
+def test_a_match_against_a_bot_sends_only_the_readers_choices() -> None:
+    from akvo_widgets.play.game import MatchGame
+
+    game = MatchGame(seed=5, opponent="greedy")
+    for _ in range(6):
+        assert game.board.players == (game.human,)
+        side = "AB"[game.human]
+        assert {key.split("-")[1] for key in game.board.choices if key} == {side}
+        if game.state.phase_name() == "orders":
+            game.composer.confirm.click()
+        else:
+            game.action_buttons.pool[0].click()

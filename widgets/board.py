@@ -14,7 +14,7 @@ sets :attr:`Board.state` again.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterable
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -60,6 +60,14 @@ def _character(value: object) -> int:
 
 def _viewer(value: object) -> int | None:
     return None if value is None else _side(value)
+
+
+def _players(value: Iterable[int | str] | None) -> tuple[int, ...] | None:
+    if value is None:
+        return None
+    if isinstance(value, (str, int)):
+        raise BoardError(f"players must be a list of sides or None, got {str(value)[:20]!r}")
+    return tuple(sorted({_side(side) for side in value}))
 
 
 def _flipped(value: object) -> bool | None:
@@ -158,6 +166,10 @@ class Board(anywidget.AnyWidget):  # type: ignore[misc]
     ``None`` follows the viewer: B's board is flipped, A's and a spectator's are not. A hot
     seat sets :attr:`flipped` for each side in turn. :attr:`selected` is ``(side,
     character)`` as the engine's ints; clicks and keys play the same actions either way.
+
+    ``players`` lists the sides the reader plays (``None``: any side). Only their mages'
+    selections go with the position in ``choices``: at a bot's turn a redraw sends none,
+    and a click on a bot's mage is answered by Python alone.
     """
 
     _esm = HERE / "board.js"
@@ -179,9 +191,11 @@ class Board(anywidget.AnyWidget):  # type: ignore[misc]
         viewer: int | str | None = None,
         interactive: bool = True,
         flipped: bool | None = None,
+        players: Iterable[int | str] | None = None,
     ) -> None:
         self._state = _state(state)
         self._viewer = _viewer(viewer)
+        self._players = _players(players)
         self._flipped = _flipped(flipped)
         self._interactive = bool(interactive)
         self._selected: tuple[int, int] | None = None
@@ -227,6 +241,18 @@ class Board(anywidget.AnyWidget):  # type: ignore[misc]
         self._flipped = _flipped(value)
         self._draw_board()
 
+    @property
+    def players(self) -> tuple[int, ...] | None:
+        """The sides the reader plays (engine ints), or ``None`` for any side."""
+        return self._players
+
+    @players.setter
+    def players(self, value: Iterable[int | str] | None) -> None:
+        players = _players(value)
+        if players != self._players:
+            self._players = players
+            self._draw_board()
+
     def _frame(self) -> draw.Frame:
         flipped = self._viewer == 1 if self._flipped is None else self._flipped
         return draw.Frame(flipped)
@@ -269,11 +295,13 @@ class Board(anywidget.AnyWidget):  # type: ignore[misc]
         """The selection layer's buttons: element key → the legal action it plays."""
         return self._actions_for(self._preview)
 
-    def _actions_for(self, preview: UnitPreview | None) -> dict[str, str]:
+    def _actions_for(
+        self, preview: UnitPreview | None, legal_actions: Collection[str] | None = None
+    ) -> dict[str, str]:
         state = self._state
         if preview is None or not self._interactive or state.current_player != preview.side:
             return {}
-        legal = set(state.legal_actions())
+        legal = set(state.legal_actions() if legal_actions is None else legal_actions)
         out: dict[str, str] = {}
         shot = state.shot
         if shot is not None and (shot.side, shot.shooter) == (preview.side, preview.character):
@@ -284,7 +312,7 @@ class Board(anywidget.AnyWidget):  # type: ignore[misc]
             and state.unit == UNIT_OF_CHAR[preview.character]
         ):
             rows = preview.advance_rows
-            runes = [a for a in state.legal_actions() if a.startswith("advance +")]
+            runes = [a for a in legal if a.startswith("advance +")]
             if rows and "advance" in legal:
                 out[f"advance-{rows[0]}"] = "advance"
             if len(rows) > 1 and len(runes) == 1:
@@ -296,25 +324,47 @@ class Board(anywidget.AnyWidget):  # type: ignore[misc]
     def _clickable(self) -> tuple[int, ...]:
         return clickable_sides(self._state) if self._interactive else ()
 
-    def _draw_board(self) -> None:
-        sides = self._clickable()
-        self._previews = {
-            (side, character): unit_preview(self._state, side, character)
-            for side in sides
-            for character in range(CHARS)
-        }
-        choices = {"": self._view(None)}
-        for (side, character), preview in self._previews.items():
-            choices[draw.unit_key(side, character)] = self._view(preview)
-        with self.hold_sync():
-            self.svg = draw.board_svg(self._state, self._viewer, sides, self._frame())
-            self.status = status_html(self._state)
-            self.choices = choices
-            self._draw_selection()
+    def _eager(self, clickable: tuple[int, ...]) -> tuple[int, ...]:
+        """The sides whose mages' selections go with the position: clickable and played by
+        the reader (``players``); another mage's selection waits for Python's answer."""
+        if self._players is None:
+            return clickable
+        return tuple(side for side in clickable if side in self._players)
 
-    def _view(self, preview: UnitPreview | None) -> dict[str, str]:
-        """The selection layer and the details shown for ``preview`` (None: no selection)."""
+    def _draw_board(self) -> None:
+        """Redraw for a new state, viewer or frame: every preview, label and legal action
+        is computed once per redraw, and only for the mages the reader may play now."""
+        state, frame = self._state, self._frame()
         sides = self._clickable()
+        legal = state.legal_actions() if sides else None
+        previews: dict[tuple[int, int], UnitPreview] = {}
+        if self._selected is not None and self._preview is not None:
+            previews[self._selected] = self._preview
+        choices = {"": self._view(None, sides, legal, frame)}
+        for side in self._eager(sides):
+            for character in range(CHARS):
+                chosen = (side, character)
+                if chosen not in previews:
+                    previews[chosen] = unit_preview(state, side, character)
+                choices[draw.unit_key(*chosen)] = self._view(previews[chosen], sides, legal, frame)
+        self._previews = previews
+        key = draw.unit_key(*self._selected) if self._selected else ""
+        view = choices.get(key) or self._view(self._preview, sides, legal, frame)
+        with self.hold_sync():
+            self.svg = draw.board_svg(state, self._viewer, sides, frame)
+            self.status = status_html(state)
+            self.choices = choices
+            self._show_selection(view)
+
+    def _view(
+        self,
+        preview: UnitPreview | None,
+        sides: tuple[int, ...] | None = None,
+        legal: Collection[str] | None = None,
+        frame: draw.Frame | None = None,
+    ) -> dict[str, str]:
+        """The selection layer and the details shown for ``preview`` (None: no selection)."""
+        sides = self._clickable() if sides is None else sides
         hint = ""
         if preview is None and sides:
             names = " ou ".join(SIDE_NAMES[s] for s in sides)
@@ -322,15 +372,16 @@ class Board(anywidget.AnyWidget):  # type: ignore[misc]
                 f"Choisissez un mage de {names} (clic, ou Tab puis Entrée) "
                 "pour voir où il peut avancer et sur qui il peut tirer."
             )
+        actions = self._actions_for(preview, legal)
         return {
-            "overlay": draw.overlay_svg(
-                self._state, preview, self._actions_for(preview), self._frame()
-            ),
+            "overlay": draw.overlay_svg(self._state, preview, actions, frame or self._frame()),
             "details": details_html(preview, hint),
         }
 
     def _draw_selection(self) -> None:
-        view = self._view(self._preview)
+        self._show_selection(self._view(self._preview))
+
+    def _show_selection(self, view: dict[str, str]) -> None:
         with self.hold_sync():
             self.overlay = view["overlay"]
             self.details = view["details"]

@@ -178,16 +178,27 @@ def _hit(kind: str, label: str, key: str) -> str:
     )
 
 
+def _water() -> str:
+    """Rows 1–8 (the middle of the board either way up): one rect and its cell lines, the
+    look of 48 cells in a twentieth of their bytes (the board is re-sent on every move)."""
+    top, bottom, right = TOP + CELL, TOP + 9 * CELL, LEFT + 6 * CELL
+    lines = "".join(f"M{LEFT + k * CELL} {top}V{bottom}" for k in range(1, 6))
+    lines += "".join(f"M{LEFT} {top + k * CELL}H{right}" for k in range(1, 8))
+    return (
+        f'<rect class="akvo-board-water" x="{LEFT}" y="{top}" width="{6 * CELL}" '
+        f'height="{8 * CELL}"/><path class="akvo-board-water" d="{lines}"/>'
+    )
+
+
 def _grid(favoured: int, frame: Frame) -> list[str]:
-    out = []
+    out = [_water()]
     for row in range(10):
         beach = row in (0, 9)
         y = frame.y(row)
-        for lane in frame.lanes():
+        for lane in frame.lanes() if beach else ():
             x = frame.x(lane)
-            css = "akvo-board-beach" if beach else "akvo-board-water"
             out.append(
-                f'<rect class="{css}" x="{x}" y="{y}" width="{CELL}" height="{CELL}"'
+                f'<rect class="akvo-board-beach" x="{x}" y="{y}" width="{CELL}" height="{CELL}"'
                 f' data-row="{row}" data-lane="{lane}"/>'
             )
             if beach:
@@ -405,7 +416,7 @@ def overlay_svg(
         if key in actions:
             hit = _hit("advance", label, key) + f' data-action="{escape(actions[key])}"'
         else:
-            hit = f' aria-label="{escape(label)}"'
+            hit = ""  # not a button: its <title> names it, as on the target below
         x, y = frame.x(lane), frame.y(row)
         out.append(
             f'<g class="akvo-board-advance" data-row="{row}" data-lane="{lane}"{hit}>'
@@ -419,13 +430,14 @@ def overlay_svg(
         x, y = frame.x(target_lane), frame.y(row)
         label = target_label(target, 1 - side)
         legal = target.action in actions
-        hit = _hit("target", label, target.action) if legal else f' aria-label="{escape(label)}"'
+        hit = _hit("target", label, target.action) if legal else ""
         chip_y = y + (CELL - CHIP_HEIGHT - 1 if target.souffle else 1)
-        shown = ("S " if target.souffle else "") + odds_text(target)
+        odds = odds_text(target)
+        shown = ("S " if target.souffle else "") + odds
         out.append(
             f'<g class="akvo-board-target" data-action="{escape(target.action)}" '
             f'data-target="{target.target}" data-souffle="{str(target.souffle).lower()}" '
-            f'data-legal="{str(legal).lower()}" data-odds="{escape(odds_text(target))}"{hit}>'
+            f'data-legal="{str(legal).lower()}" data-odds="{escape(odds)}"{hit}>'
             f"<title>{escape(label)}</title>"
             f'<rect class="akvo-board-target-cell" x="{x + 2}" y="{y + 2}" '
             f'width="{CELL - 4}" height="{CELL - 4}" rx="6"/>'

@@ -166,6 +166,7 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
     def _configure(self) -> None:
         self.bot = None if self.hot_seat else make_opponent(self.opponent_choice.value, self.seed)
         viewer = None if self.hot_seat else self.human
+        self.board.players = None if viewer is None else (viewer,)  # no choices at a bot's turn
         self.board.viewer = viewer
 
     # --- actions ---------------------------------------------------------------------------
