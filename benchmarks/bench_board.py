@@ -87,7 +87,7 @@ def main() -> None:
         browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS)
         for how in ("click", "keyboard"):
             page = browser.new_page()
-            page.goto(f"{base}/voila/render/{PAGE}")
+            page.goto(f"{base}/voila/render/{PAGE}", timeout=120_000)
             lags[how] = selections(page, how)
             page.close()
         browser.close()

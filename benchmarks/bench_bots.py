@@ -22,7 +22,7 @@ from akvo.bots import make_bot
 from akvo.bots.search import DEFAULT_BUDGET
 from akvo.bots.values import clear_worths
 from akvo.match import MatchState, decisions, new_match
-from akvo.match.core import ORDERS
+from akvo.match.phases import ORDERS
 
 RESULTS = Path(__file__).parent / "results" / "bots.md"
 

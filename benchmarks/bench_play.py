@@ -37,7 +37,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from akvo.bots import BOTS, make_bot
 from akvo.match import new_match
 from akvo_widgets.play.game import MatchGame
-from akvo_widgets.site import background_server
+from akvo_widgets.site import SMALL_POOLS, background_server
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results" / "play.md"
@@ -135,7 +135,7 @@ def open_game(page: Page, url: str) -> None:
     """Open the page until the game shows (an overloaded machine may make Voilà's pre-heated
     kernel lose a cell's output; a reload takes a fresh kernel)."""
     for _attempt in range(3):
-        page.goto(url)
+        page.goto(url, timeout=120_000)
         try:
             page.locator(".akvo-play-orders-confirm").wait_for(timeout=WAIT_MS // 2)
             return
@@ -150,7 +150,7 @@ def clicks(page: Page) -> list[float]:
     out: list[float] = []
     while len(out) < CLICKS:
         if page.locator(".akvo-play-result p").count():
-            page.locator(".akvo-play-new").click()
+            page.locator(".akvo-play-new").first.click()
             page.locator(".akvo-play-orders-confirm").wait_for(timeout=WAIT_MS)
         elapsed = page.evaluate(CLICK_IN_PAGE)
         if elapsed is not None:
@@ -178,7 +178,10 @@ def main() -> None:
         bots["search"] = bot_times("search", SEARCH_DECISIONS)
     log = ROOT / "test-artifacts" / "bench-play-voila.log"
     log.parent.mkdir(exist_ok=True)
-    with background_server(ROOT / "book", log) as base, sync_playwright() as playwright:
+    with (
+        background_server(ROOT / "book", log, *SMALL_POOLS) as base,
+        sync_playwright() as playwright,
+    ):
         browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS)
         page = browser.new_page()
         open_game(page, f"{base}/voila/render/{PAGE}")

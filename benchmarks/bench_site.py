@@ -191,12 +191,16 @@ def main() -> None:
     parser.add_argument(
         "--quick", action="store_true", help="smoke test: 1 visit, few pages, not recorded"
     )
+    parser.add_argument(
+        "--renders-only", action="store_true", help="first renders only, no control latencies"
+    )
     args = parser.parse_args()
     pages = list(QUICK_PAGES if args.quick else PAGES)
     probes = (ECHO, PROBES[0]) if args.quick else (ECHO, *PROBES)
     visits = 1 if args.quick else args.visits
 
     renders: dict[str, list[float]] = {}
+    warm: dict[str, list[float]] = {}
     lags: dict[str, list[float]] = {}
     log = ROOT / "test-artifacts" / "bench-voila.log"
     log.parent.mkdir(exist_ok=True)
@@ -216,21 +220,38 @@ def main() -> None:
                 )
                 page.close()
                 print(f"{file}: {renders[file][-1]:.2f} s", flush=True)
-        for probe in probes:
+        # A reader's next pages: one browser context (its cache) that has opened the home page.
+        context = browser.new_context()
+        home = context.new_page()
+        wait_for_pools(base, POOL_WAIT)
+        first_render(home, f"{base}/voila/render/index.ipynb")
+        home.close()
+        for _ in range(visits):
+            for file in pages:
+                wait_for_pools(base, POOL_WAIT)
+                page = context.new_page()
+                warm.setdefault(file, []).append(first_render(page, f"{base}/voila/render/{file}"))
+                page.close()
+                print(f"{file} (cached scripts): {warm[file][-1]:.2f} s", flush=True)
+        context.close()
+        for probe in () if args.renders_only else probes:
             wait_for_pools(base, POOL_WAIT)
             page = browser.new_page()
             page.goto(f"{base}/voila/render/{probe.page}")
             lags[probe.page] = latencies(page, probe)
             page.close()
         browser.close()
-    report = render_report(renders, lags, visits)
+    report = render_report(renders, warm, lags, visits)
     if not args.quick:
         RESULTS.write_text(report)
     print(report)
 
 
 def render_report(
-    renders: dict[str, list[float]], lags: dict[str, list[float]], visits: int
+    renders: dict[str, list[float]],
+    warm: dict[str, list[float]],
+    lags: dict[str, list[float]],
+    visits: int,
 ) -> str:
     now = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     lines = [
@@ -250,14 +271,25 @@ def render_report(
         f"Target: ≤ {FIRST_RENDER_TARGET:.0f} s per page (issue 12; issue 8: ≤ 1.5 s). The "
         "home page has no widget: its first output is timed.",
         "",
-        "| Page | median (s) | max (s) | all visits (s) | target met |",
-        "|---|---|---|---|---|",
+        "Two readers: a **new reader** (a fresh browser context: nothing cached) and a reader "
+        "**moving on** to another page (one context that opened the home page first: the "
+        "scripts are in its cache, as for anyone who follows the book from page to page).",
+        "",
+        "| Page | new reader: median (s) | max (s) | all visits (s) | moving on: median (s) "
+        "| max (s) | ≤ 1 s (new / moving on) | ≤ 1.5 s (new / moving on) |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for file, times in renders.items():
-        ok = "yes" if max(times) <= FIRST_RENDER_TARGET else "NO"
+        cached = warm.get(file, [float("nan")])
         shown = ", ".join(f"{t:.2f}" for t in times)
+        verdicts = [
+            " / ".join("yes" if max(t) <= target else "NO" for t in (times, cached))
+            for target in (FIRST_RENDER_TARGET, 1.5)
+        ]
         lines.append(
-            f"| {file} | {statistics.median(times):.2f} | {max(times):.2f} | {shown} | {ok} |"
+            f"| {file} | {statistics.median(times):.2f} | {max(times):.2f} | {shown} "
+            f"| {statistics.median(cached):.2f} | {max(cached):.2f} | {verdicts[0]} "
+            f"| {verdicts[1]} |"
         )
     lines += [
         "",

@@ -121,7 +121,19 @@ def target_worths(
     the character's unit stood on that row. The result is cached by everything it depends
     on (the shooter's row, the enemy rows and Résilience, the tier, the effects that act,
     Trident, Souffle, the rules): read it, never change it."""
-    key, trident, souffle, row, effects = _position(state, side, character, effects, souffle, row)
+    return _worths_at(
+        state, side, character, _position(state, side, character, effects, souffle, row)
+    )
+
+
+def _worths_at(
+    state: MatchState,
+    side: int,
+    character: int,
+    position: tuple[tuple[object, ...], bool, bool, int, Effects],
+) -> dict[str, float]:
+    """:func:`target_worths` for a position already keyed by :func:`_position`."""
+    key, trident, souffle, row, effects = position
     cache = _caches_of(state.rules)
     positions = cache[0]
     found = positions.get(key)
@@ -290,13 +302,14 @@ def best_worth(
 ) -> float:
     """The best worth among the character's targets now (0 when none is in range); with
     ``row``, as if its unit stood on that row (cached by position, like the targets)."""
-    key = _position(state, side, character, effects, False, row)[0]
+    position = _position(state, side, character, effects, False, row)
+    key = position[0]
     bests = _caches_of(state.rules)[2]
     best = bests.get(key)
     if best is None:
         if len(bests) > _WORTHS_SIZE:
             bests.clear()
-        worths = target_worths(state, side, character, effects, False, row)
+        worths = _worths_at(state, side, character, position)
         best = bests[key] = max(worths.values(), default=0.0)
     return best
 
