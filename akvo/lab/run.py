@@ -79,8 +79,14 @@ def _meta(spec: MatchSpec, team_a: Team | str, team_b: Team | str, n: int) -> di
     }
 
 
+#: Chunks per worker: enough that the last chunks leave little idle time at the end of a run
+#: (a worker waits at most one small chunk for the other), few enough that Dask's per-task
+#: cost stays small.
+CHUNKS_PER_WORKER = 24
+
+
 def _chunks(n: int, workers: int, chunk: int | None) -> list[tuple[int, int]]:
-    size = chunk or max(1, min(200, -(-n // max(1, workers * 8))))
+    size = chunk or max(1, min(200, -(-n // max(1, workers * CHUNKS_PER_WORKER))))
     return [(start, min(n, start + size)) for start in range(0, n, size)]
 
 
