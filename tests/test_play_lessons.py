@@ -9,8 +9,7 @@ import pytest
 from akvo.bots.values import best_worth, shooters
 from akvo.match import MatchState, replay
 from akvo.match.board import CHARS_OF_UNIT, UNIT_OF_NAME
-from akvo.match.preview import target_values, unit_preview
-from akvo.shots import Side, shot
+from akvo.match.preview import target_values
 from akvo_widgets.formatting import fraction, percent
 from akvo_widgets.play.exercises import (
     KINDS,
@@ -20,6 +19,7 @@ from akvo_widgets.play.exercises import (
     score_text,
 )
 from akvo_widgets.play.tutorial import LESSON, Tutorial, lesson_position, progress_text
+from tests.shot_oracle import attack_value
 
 
 def _finish(tutorial: Tutorial) -> None:
@@ -119,24 +119,8 @@ def _shot_value(state: MatchState, rune: str | None) -> Fraction:
     record = state.record()
     previous = replay({**record, "actions": record["actions"][:-1]})
     target = record["actions"][-1]
-    current = state.shot
-    assert current is not None and previous.phase_name() == "target"
-    (preview,) = [
-        t
-        for t in unit_preview(previous, current.side, current.shooter).targets
-        if t.action == target
-    ]
-    odds = preview.odds
-    defence = Side(resilience=previous.resilience(1 - current.side, current.defender))
-    value = shot(
-        odds.kind,
-        odds.tier,
-        odds.distance,
-        odds.interception_distance,
-        Side(rune),
-        defence,
-        rules=state.rules,
-    ).value
+    assert state.shot is not None and previous.phase_name() == "target"
+    value = attack_value(previous, state, target, rune)
     if rune is None:
         assert value == target_values(previous)[target]
     return value

@@ -11,8 +11,7 @@ import pytest
 from akvo.bots.values import best_worth, shooters
 from akvo.match import MatchState, new_match, play_match, replay
 from akvo.match.board import CHARS_OF_UNIT, UNIT_OF_NAME
-from akvo.match.preview import target_values, unit_preview
-from akvo.shots import Side, shot
+from akvo.match.preview import target_values
 from akvo_widgets.formatting import fraction, percent
 from akvo_widgets.play.game import MatchGame
 from akvo_widgets.play.labels import action_label
@@ -21,6 +20,7 @@ from akvo_widgets.play.records import RecordError, load_record
 from akvo_widgets.play.refusals import move_refusal
 from akvo_widgets.play.replay import ReplayViewer
 from akvo_widgets.play.tutorial import Tutorial
+from tests.shot_oracle import attack_value
 
 MATCH = play_match(seed=9)
 #: Words of the engine's English messages that must never reach the page.
@@ -42,31 +42,6 @@ def _decisions(phase: str) -> list[tuple[MatchState, MatchState, str]]:
 RUNE_DECISIONS = _decisions("attack rune")
 
 
-def _independent_attack_value(
-    previous: MatchState, state: MatchState, rune: str | None
-) -> Fraction:
-    """The shot's value from its target preview and :func:`akvo.shots.shot`, built here."""
-    target = state.history[-1]
-    current = state.shot
-    assert current is not None
-    (preview,) = [
-        t
-        for t in unit_preview(previous, current.side, current.shooter).targets
-        if t.action == target
-    ]
-    odds = preview.odds
-    defence = Side(resilience=previous.resilience(1 - current.side, current.defender))
-    return shot(
-        odds.kind,
-        odds.tier,
-        odds.distance,
-        odds.interception_distance,
-        Side(rune),
-        defence,
-        rules=state.rules,
-    ).value
-
-
 def test_rune_decisions_show_the_exact_value_of_each_rune() -> None:
     checked = 0
     for previous, state, _action in RUNE_DECISIONS:
@@ -84,7 +59,7 @@ def test_rune_decisions_show_the_exact_value_of_each_rune() -> None:
             if action == "no rune":
                 continue
             rune = names[category_of[action.split()[1]]]
-            assert value == _independent_attack_value(previous, state, rune)  # type: ignore[arg-type]
+            assert value == attack_value(previous, state, state.history[-1], rune)  # type: ignore[arg-type]
             checked += 1
     assert checked >= 5
 
