@@ -22,6 +22,7 @@ from akvo_widgets.formatting import (
     how_often,
     integer,
     percent,
+    points_chip,
     signed,
     times_in_ten,
 )
@@ -47,6 +48,13 @@ def test_french_numbers() -> None:
     assert integer(1234567) == "1\u202f234\u202f567"
     assert decimal(Fraction(103, 144), 2) == "0,72"
     assert signed(2) == "+2" and signed(-1) == "\u22121" and signed(0) == "0"
+
+
+def test_a_points_chip_never_rounds_a_possible_score_down_to_nothing() -> None:
+    assert points_chip(Fraction(817075, 1679616)) == "0,49\u00a0pt"
+    assert points_chip(Fraction(1, 1000)) == "<\u00a00,01\u00a0pt"
+    assert points_chip(Fraction(1, 200)) == "0,01\u00a0pt"  # the threshold itself is shown
+    assert points_chip(0) == "0,00\u00a0pt"
 
 
 def test_times_in_ten_rounds_half_up() -> None:

@@ -30,7 +30,7 @@ from akvo.match.state import MatchState
 from akvo.resolution import SOUFFLE_REDUCTION
 from akvo.rules import TIER_NUMERALS, lighthouse_level
 
-from .formatting import decimal, percent
+from .formatting import decimal, percent, points_chip
 
 CELL = 56
 LEFT = 24  # room for the row numbers
@@ -342,7 +342,7 @@ def board_svg(
 def odds_text(target: TargetPreview) -> str:
     """The chance shown on a target: P(push) for a mage, expected points for a chest."""
     if target.target == CHEST_NAME:
-        return f"{decimal(target.value, 2)}\u00a0pt"
+        return points_chip(target.value)
     return percent(target.value)
 
 

@@ -33,6 +33,14 @@ def percent(probability: Number, digits: int = 1) -> str:
     return f"{decimal(float(probability) * 100, digits)}{NBSP}%"
 
 
+def points_chip(value: Number) -> str:
+    """Expected points on a small label: ``0,49 pt``; a tiny positive value reads
+    ``< 0,01 pt`` rather than a ``0,00 pt`` that would claim nothing can be scored."""
+    if 0 < value < Fraction(1, 200):
+        return f"<{NBSP}0,01{NBSP}pt"
+    return f"{decimal(value, 2)}{NBSP}pt"
+
+
 def fraction(value: Fraction) -> str:
     """An exact fraction, readable: ``Fraction(455, 1296)`` → ``455/1 296``; ``1`` → ``1``."""
     value = Fraction(value)
