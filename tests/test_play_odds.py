@@ -12,7 +12,8 @@ from akvo.bots.values import best_worth, shooters
 from akvo.match import MatchState, new_match, play_match, replay
 from akvo.match.board import CHARS_OF_UNIT, UNIT_OF_NAME
 from akvo.match.preview import target_values
-from akvo_widgets.formatting import fraction, percent
+from akvo_widgets.formatting import decimal, fraction, percent
+from akvo_widgets.play.decisions import option_labels
 from akvo_widgets.play.game import MatchGame
 from akvo_widgets.play.labels import action_label
 from akvo_widgets.play.odds import decision_values, relance_values, rune_values, unit_values
@@ -62,6 +63,37 @@ def test_rune_decisions_show_the_exact_value_of_each_rune() -> None:
             assert value == attack_value(previous, state, state.history[-1], rune)  # type: ignore[arg-type]
             checked += 1
     assert checked >= 5
+
+
+def test_the_match_pages_rune_buttons_show_the_shots_value_with_each_rune() -> None:
+    checked = 0
+    for previous, state, _action in RUNE_DECISIONS:
+        if previous.phase_name() != "target" or any(state.effects):
+            continue
+        if "souffle" in state.history[-1]:
+            continue  # the oracle's sides know no Ultime
+        labels = option_labels(state)
+        assert set(labels) == set(state.legal_actions())
+        category_of = state.rosters[state.shot.side].category_of  # type: ignore[union-attr]
+        names = {0: "attaque", 2: "confusion", 3: "relance"}
+        for action, label in labels.items():
+            if action == "no rune":
+                rune = None
+            elif category_of[action.split()[1]] in names:
+                rune = names[category_of[action.split()[1]]]
+            else:
+                assert " — " not in label  # no effect on this shot's odds: no number
+                continue
+            value = attack_value(previous, state, state.history[-1], rune)
+            chest = "chest" in state.history[-1]
+            shown = (
+                f"{decimal(value, 2)}\u00a0point en moyenne"
+                if chest
+                else f"{percent(value)} de recul"
+            )
+            assert label == f"{action_label(state, action)} — {shown}"
+            checked += 1
+    assert checked >= 10
 
 
 def test_the_replay_shows_every_rune_value_with_its_exact_fraction() -> None:

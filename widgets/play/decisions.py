@@ -3,7 +3,8 @@
 The orders (secret programming) are composed with toggle buttons — four lateral tokens and
 the ship's double token — then confirmed; every other decision is one button per legal
 action, labelled in French, with the exact odds of each target at a target decision
-(:func:`akvo.match.preview.target_values`).
+(:func:`akvo.match.preview.target_values`) and the shot's exact value with each rune at a
+rune decision (:func:`.odds.rune_values`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from akvo.match import MatchState
 from akvo.match.actions import SHIP_TOKENS
 from akvo.match.preview import target_values
 
-from ..formatting import french
+from ..formatting import french, percent
 from .labels import (
     LATERAL_CHARACTERS,
     LATERAL_LABELS,
@@ -27,6 +28,7 @@ from .labels import (
     character,
     orders_label,
 )
+from .odds import points, rune_values
 from .view import value_text
 
 ACTION_CLASS = "akvo-play-action"
@@ -37,15 +39,31 @@ def action_css(action: str) -> str:
     return "akvo-do-" + re.sub(r"[^a-z0-9]+", "-", action.lower()).strip("-")
 
 
+RUNE_PHASES = ("attack rune", "defence rune")
+
+
+def option_values(state: MatchState) -> dict[str, str]:
+    """The short French value of each option that has one: a target's P(push) or expected
+    points; at a rune decision, the shot's value with each rune (or none)."""
+    phase = state.phase_name()
+    if phase == "target":
+        return {a: value_text(a, v) for a, v in target_values(state).items()}
+    if phase in RUNE_PHASES:
+        odds = rune_values(state)
+        if odds.unit == "points":
+            return {a: points(v) for a, v in odds.values.items()}
+        return {a: f"{percent(v)} de recul" for a, v in odds.values.items()}
+    return {}
+
+
 def option_labels(state: MatchState) -> dict[str, str]:
-    """Each legal action's French label, with its exact value at a target decision."""
-    legal = state.legal_actions()
-    values = target_values(state) if state.phase_name() == "target" else {}
+    """Each legal action's French label, with its exact value where it has one."""
+    values = option_values(state)
     labels = {}
-    for action in legal:
+    for action in state.legal_actions():
         label = action_label(state, action)
         if action in values:
-            label += " — " + value_text(action, values[action])
+            label += " — " + values[action]
         labels[action] = label
     return labels
 
