@@ -19,7 +19,7 @@ import ipywidgets as widgets
 
 from akvo.bots.greedy import spend_min
 from akvo.bots.values import PUSH_WEIGHT
-from akvo.match import MatchState, RandomBot, new_match
+from akvo.match import MatchState, RandomBot, decisions, new_match
 from akvo.match.preview import target_values
 
 from ..formatting import decimal, fraction, french, percent
@@ -28,7 +28,6 @@ from .labels import action_label
 from .odds import NO_RUNE, attaque_letters, rune_name, rune_values, unit_values
 from .view import make_board, status_html
 
-MAX_ACTIONS = 2_000
 KINDS = ("best target", "estimate", "attack rune", "first unit")
 YES, NO = "yes", "no"
 
@@ -87,20 +86,13 @@ ACCEPT: dict[str, Callable[[MatchState], bool]] = {
 
 def _position(rng: random.Random, accept: Callable[[MatchState], bool]) -> MatchState | None:
     """A random match, stopped at a random decision that ``accept`` takes (or ``None``)."""
-    state = new_match()
     bot = RandomBot(rng.randrange(1 << 30))
     stops = rng.randrange(1, 12)
-    for _ in range(MAX_ACTIONS):
-        if state.is_terminal():
-            return None
-        if state.is_chance_node():
-            state.apply_action(state.sample_chance(rng))
-            continue
-        if accept(state):
+    for node in decisions(new_match(), rng, (bot, bot)):
+        if accept(node):
             stops -= 1
             if stops == 0:
-                return state
-        state.apply_action(bot(state))
+                return node  # the generator stops here: the live node is this position
     return None
 
 
