@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from akvo.config import RulesConfig
 from akvo.match.board import CHARS, START_ROW, UNITS
 from akvo.match.phases import (
@@ -39,10 +41,39 @@ EFFECT_TOURBILLON, EFFECT_EGIDE, EFFECT_VIGIE = 1, 2, 4
 EFFECT_OF_CHAR = {1: EFFECT_TOURBILLON, 2: EFFECT_EGIDE, 3: EFFECT_VIGIE}
 
 
+# Field names of Roll and Shot, readable without the class (mypyc-compiled classes have no
+# ``__slots__`` attribute to read). The engine's classes allow interpreted subclasses: under
+# mypyc this keeps Python's ``cls.__new__(cls)`` (no ``__init__`` call), which copies,
+# records and pickling rely on.
+ROLL_FIELDS = ("critical", "dice", "prodige", "success", "threshold", "total")
+SHOT_FIELDS = (
+    "att_cat",
+    "att_rune",
+    "attack",
+    "def_cat",
+    "def_rune",
+    "defence",
+    "defender",
+    "dice",
+    "distance",
+    "idist",
+    "outcome",
+    "pending",
+    "relanced",
+    "rouleau",
+    "shooter",
+    "side",
+    "souffle",
+    "stage",
+    "target",
+)
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Roll:
     """A finished roll: total against threshold, its flags and the dice as rolled."""
 
-    __slots__ = ("critical", "dice", "prodige", "success", "threshold", "total")
+    __slots__ = ROLL_FIELDS
 
     def __init__(
         self, dice: list[int], total: int, threshold: int, success: bool, critical: bool, prod: bool
@@ -55,7 +86,7 @@ class Roll:
         self.prodige = prod
 
     def to_dict(self) -> dict[str, Any]:
-        return {s: getattr(self, s) for s in self.__slots__}
+        return {s: getattr(self, s) for s in ROLL_FIELDS}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Roll:
@@ -69,30 +100,11 @@ class Roll:
         )
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Shot:
     """One resolution in progress (R16–R18): who shoots what, runes, rolls, consequences."""
 
-    __slots__ = (
-        "att_cat",
-        "att_rune",
-        "attack",
-        "def_cat",
-        "def_rune",
-        "defence",
-        "defender",
-        "dice",
-        "distance",
-        "idist",
-        "outcome",
-        "pending",
-        "relanced",
-        "rouleau",
-        "shooter",
-        "side",
-        "souffle",
-        "stage",
-        "target",
-    )
+    __slots__ = SHOT_FIELDS
 
     def __init__(self, side: int, shooter: int) -> None:
         self.side = side
@@ -117,14 +129,14 @@ class Shot:
 
     def copy(self) -> Shot:
         new = Shot.__new__(Shot)
-        for name in Shot.__slots__:
+        for name in SHOT_FIELDS:
             setattr(new, name, getattr(self, name))
         new.dice = self.dice[:]
         new.pending = self.pending[:]
         return new
 
     def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {s: getattr(self, s) for s in self.__slots__}
+        data: dict[str, Any] = {s: getattr(self, s) for s in SHOT_FIELDS}
         data["attack"] = self.attack.to_dict() if self.attack else None
         data["defence"] = self.defence.to_dict() if self.defence else None
         data["pending"] = [list(p) for p in self.pending]
@@ -133,7 +145,7 @@ class Shot:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Shot:
         new = cls(data["side"], data["shooter"])
-        for name in cls.__slots__:
+        for name in SHOT_FIELDS:
             setattr(new, name, data[name])
         new.dice = list(data["dice"])
         new.attack = Roll.from_dict(data["attack"]) if data["attack"] else None
@@ -158,43 +170,48 @@ LIST_FIELDS = (
 INT_FIELDS = ("turn", "phase", "player", "favoured", "side", "unit", "shots_done", "winner")
 
 
+# The state's field names (the slots of StateCore), readable without the class.
+STATE_FIELDS = (
+    "activated",
+    "bag",
+    "effects",
+    "events",
+    "favoured",
+    "history",
+    "last_outcome",
+    "legal",
+    "log",
+    "orders",
+    "origin",
+    "phase",
+    "player",
+    "reason",
+    "res",
+    "rosters",
+    "rows",
+    "rules",
+    "runes_spent_count",
+    "scores",
+    "shot",
+    "shots_done",
+    "side",
+    "spent",
+    "tasks",
+    "teams",
+    "trident",
+    "turn",
+    "ult_used",
+    "ult_uses",
+    "unit",
+    "winner",
+)
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
 class StateCore:
     """All the data of a match, and nothing else but copying and (de)serializing it."""
 
-    __slots__ = (
-        "activated",
-        "bag",
-        "effects",
-        "events",
-        "favoured",
-        "history",
-        "last_outcome",
-        "legal",
-        "log",
-        "orders",
-        "origin",
-        "phase",
-        "player",
-        "reason",
-        "res",
-        "rosters",
-        "rows",
-        "rules",
-        "runes_spent_count",
-        "scores",
-        "shot",
-        "shots_done",
-        "side",
-        "spent",
-        "tasks",
-        "teams",
-        "trident",
-        "turn",
-        "ult_used",
-        "ult_uses",
-        "unit",
-        "winner",
-    )
+    __slots__ = STATE_FIELDS
 
     def __init__(self, team_a: Team, team_b: Team, rules: RulesConfig, log: bool = True) -> None:
         self.rules = rules

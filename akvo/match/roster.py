@@ -42,6 +42,11 @@ class Roster:
         default_factory=dict, compare=False, repr=False
     )
 
+    def __reduce__(self) -> tuple[type[Roster], tuple[object, ...]]:
+        """Pickled (and copied) as its defining fields, the memos empty: compiled by mypyc, a
+        frozen dataclass cannot be restored field by field."""
+        return (Roster, (self.runes, self.holder_of, self.category_of))
+
     def choices(
         self,
         spent: int,
