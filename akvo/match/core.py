@@ -12,7 +12,7 @@ c = bit c), ``effects[side]`` bits of the turn-long Ultimes, ``bag`` = weather t
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -26,27 +26,27 @@ from akvo.match.phases import (
 from akvo.match.roster import Roster, roster
 from akvo.teams import Team, parse_team
 
-CHANCE = -1
-TERMINAL = -2
+CHANCE: Final = -1
+TERMINAL: Final = -2
 
 # Phases live in akvo.match.phases; these names stay importable from here.
-TRIDENT_MORE = TRIDENT_AGAIN
-PHASE_NAMES = {int(phase): phase.label for phase in Phase}
+TRIDENT_MORE: Final = TRIDENT_AGAIN
+PHASE_NAMES: Final = {int(phase): phase.label for phase in Phase}
 
 # Tasks of an activation.
 TASK_ADVANCE, TASK_SHOT = 0, 1
 
 # Ultime-effect bits, per side, for the current turn (R24).
 EFFECT_TOURBILLON, EFFECT_EGIDE, EFFECT_VIGIE = 1, 2, 4
-EFFECT_OF_CHAR = {1: EFFECT_TOURBILLON, 2: EFFECT_EGIDE, 3: EFFECT_VIGIE}
+EFFECT_OF_CHAR: Final = {1: EFFECT_TOURBILLON, 2: EFFECT_EGIDE, 3: EFFECT_VIGIE}
 
 
 # Field names of Roll and Shot, readable without the class (mypyc-compiled classes have no
 # ``__slots__`` attribute to read). The engine's classes allow interpreted subclasses: under
 # mypyc this keeps Python's ``cls.__new__(cls)`` (no ``__init__`` call), which copies,
 # records and pickling rely on.
-ROLL_FIELDS = ("critical", "dice", "prodige", "success", "threshold", "total")
-SHOT_FIELDS = (
+ROLL_FIELDS: Final = ("critical", "dice", "prodige", "success", "threshold", "total")
+SHOT_FIELDS: Final = (
     "att_cat",
     "att_rune",
     "attack",
@@ -155,7 +155,7 @@ class Shot:
 
 
 # Serialized plain-list fields of the state, in a fixed order.
-LIST_FIELDS = (
+LIST_FIELDS: Final = (
     "rows",
     "res",
     "spent",
@@ -167,11 +167,11 @@ LIST_FIELDS = (
     "scores",
     "runes_spent_count",
 )
-INT_FIELDS = ("turn", "phase", "player", "favoured", "side", "unit", "shots_done", "winner")
+INT_FIELDS: Final = ("turn", "phase", "player", "favoured", "side", "unit", "shots_done", "winner")
 
 
 # The state's field names (the slots of StateCore), readable without the class.
-STATE_FIELDS = (
+STATE_FIELDS: Final = (
     "activated",
     "bag",
     "effects",
