@@ -6,7 +6,9 @@ STAMP  := $(VENV)/.installed-stamp
 HOST   := 127.0.0.1
 PORT   ?= 8866
 
-.PHONY: install book lab test lint format bench clean
+ENGINE := build/engine.stamp
+
+.PHONY: install compile book lab test lint format bench clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -14,33 +16,59 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -q -e '.[test]'
 	@touch $(STAMP)
 
-install: $(STAMP)
+# The compiled engine (optional, see akvo/compiled.py and setup.py): mypyc compiles the engine
+# and the bots beside their sources. build/engine.d (written by a successful build) lists every
+# source compiled, so an edit recompiles here; importing akvo also checks the sources' hashes
+# and falls back to pure Python if the build is stale. AKVO_PURE=1 skips compiling; a failed
+# compilation (no C compiler) leaves the pure-Python engine, with a warning.
+-include build/engine.d
+$(ENGINE): $(STAMP) setup.py akvo/compiled.py
+	@mkdir -p build
+	@if [ "$$AKVO_PURE" = 1 ]; then echo "AKVO_PURE=1: the engine is not compiled"; exit 0; fi; \
+	echo "Compiling the engine with mypyc (1–3 min; log in build/compile.log)"; \
+	if AKVO_COMPILE=1 $(BIN)/python setup.py build_ext --inplace >build/compile.log 2>&1; \
+	then echo "Compiled (akvo/compiled.json lists the sources compiled)"; \
+	else tail -n 20 build/compile.log; \
+	  echo "WARNING: compiling the engine failed; akvo runs in pure Python"; fi; \
+	touch $@
+
+install: $(STAMP) $(ENGINE)
+
+# Compile now, even if make thinks the build is up to date (e.g. after installing gcc).
+compile: $(STAMP)
+	@rm -f $(ENGINE)
+	@$(MAKE) --no-print-directory $(ENGINE)
 
 # The site: Voilà with the home page at "/" (akvo_widgets.site), settings in book/voila.json.
-book: $(STAMP)
+book: $(STAMP) $(ENGINE)
 	@echo "Serving the Akvolition book on http://$(HOST):$(PORT)/  (Ctrl+C to stop)"
 	cd book && $(CURDIR)/$(BIN)/python -m akvo_widgets.site . --no-browser \
 		--Voila.ip=$(HOST) --port=$(PORT) --Voila.port_retries=0
 
 # Authors: the same notebooks in JupyterLab (as root, JupyterLab needs --allow-root).
-lab: $(STAMP)
+lab: $(STAMP) $(ENGINE)
 	$(BIN)/jupyter lab --ServerApp.root_dir=book --ip=$(HOST) --no-browser --allow-root
 
 lint: $(STAMP)
-	$(BIN)/ruff check akvo widgets tests benchmarks
-	$(BIN)/ruff format --check akvo widgets tests benchmarks
+	$(BIN)/ruff check akvo widgets tests benchmarks setup.py
+	$(BIN)/ruff format --check akvo widgets tests benchmarks setup.py
 	$(BIN)/mypy akvo widgets
 
 format: $(STAMP)
-	$(BIN)/ruff check --fix akvo widgets tests benchmarks
-	$(BIN)/ruff format akvo widgets tests benchmarks
+	$(BIN)/ruff check --fix akvo widgets tests benchmarks setup.py
+	$(BIN)/ruff format akvo widgets tests benchmarks setup.py
 
 # Every test: tests/ (unit, widgets, notebooks' files, Chromium browser tests) and book/
-# (each notebook executed by nbval); see [tool.pytest.ini_options] in pyproject.toml.
-test: lint
+# (each notebook executed by nbval), with the compiled engine if it built; see
+# [tool.pytest.ini_options] in pyproject.toml. Then the engine's golden playthroughs and
+# records once more in pure Python (AKVO_PURE=1), the fallback every machine can run.
+PURE_TESTS := tests/match/test_match_golden.py tests/match/test_match_serialization.py \
+	tests/test_compiled.py
+test: lint $(ENGINE)
 	$(BIN)/python -m pytest
+	AKVO_PURE=1 $(BIN)/python -m pytest -q -p no:cacheprovider $(PURE_TESTS)
 
-bench: $(STAMP)
+bench: $(STAMP) $(ENGINE)
 	$(BIN)/python benchmarks/bench_odds.py
 	$(BIN)/python benchmarks/bench_shots.py
 	taskset -c 0 $(BIN)/python benchmarks/bench_match.py
@@ -50,4 +78,5 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_ladder.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache test-artifacts
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache test-artifacts build
+	rm -f akvo/compiled.json $(wildcard akvo/*.so akvo/*/*.so)

@@ -16,22 +16,24 @@ are the oracles that check it.
 
 from __future__ import annotations
 
+from typing import Final
+
 from akvo.rules import CRITICAL_MARGIN, DISTANCES, TIERS, thresholds
 
-DEFAULT_DICE = 4  # R12: a roll is 4d6
-MIN_DICE = 1  # R14: a roll keeps at least one die
-CONFUSION_PENALTY = 1  # R20: the opponent's next roll loses one die
-TOURBILLON_PENALTY = 1  # R24: the Kitesurfeur's opponents lose one die
-ATTAQUE_BONUS = 2  # R20
-DEFENSE_BONUS = 2  # R20
-VIGIE_BONUS = 1  # R24: +1 to every allied attack roll
-EGIDE_BONUS = 1  # R24: +1 to every allied defence or interception roll
-SOUFFLE_REDUCTION = 2  # R24: Souffle portant shortens the shot by 2 cells, minimum 1
-MIN_DISTANCE = DISTANCES[0]
-MAX_RANGE = DISTANCES[-1]
-MAX_SOUFFLE_DISTANCE = MAX_RANGE + SOUFFLE_REDUCTION
-TRIDENT_SHOTS = 3  # R24: Trident gives the Plongeur up to three shots at mages
-PRODIGE_DICE = 4  # R13 (default "four"): four dice showing one face
+DEFAULT_DICE: Final = 4  # R12: a roll is 4d6
+MIN_DICE: Final = 1  # R14: a roll keeps at least one die
+CONFUSION_PENALTY: Final = 1  # R20: the opponent's next roll loses one die
+TOURBILLON_PENALTY: Final = 1  # R24: the Kitesurfeur's opponents lose one die
+ATTAQUE_BONUS: Final = 2  # R20
+DEFENSE_BONUS: Final = 2  # R20
+VIGIE_BONUS: Final = 1  # R24: +1 to every allied attack roll
+EGIDE_BONUS: Final = 1  # R24: +1 to every allied defence or interception roll
+SOUFFLE_REDUCTION: Final = 2  # R24: Souffle portant shortens the shot by 2 cells, minimum 1
+MIN_DISTANCE: Final = DISTANCES[0]
+MAX_RANGE: Final = DISTANCES[-1]
+MAX_SOUFFLE_DISTANCE: Final = MAX_RANGE + SOUFFLE_REDUCTION
+TRIDENT_SHOTS: Final = 3  # R24: Trident gives the Plongeur up to three shots at mages
+PRODIGE_DICE: Final = 4  # R13 (default "four"): four dice showing one face
 
 #: ``THRESHOLDS[tier][distance]`` = (attack X, defence U): the matrix without argument checks,
 #: for the engine's hot path (index 0 unused).
@@ -45,7 +47,7 @@ def _threshold_table() -> tuple[tuple[tuple[int, int], ...], ...]:
     return tuple(table)
 
 
-THRESHOLDS = _threshold_table()
+THRESHOLDS: Final = _threshold_table()
 __all__ = [
     "ATTAQUE_BONUS",
     "CONFUSION_PENALTY",

@@ -21,7 +21,7 @@ from akvo.config import RulesConfig
 from akvo.errors import AkvoError, IllegalAction, MatchError, RecordError, RulesError
 from akvo.match import MatchState, new_match, play_match, r15_relance, replay, scenario
 from akvo.match.actions import parse_action
-from akvo.match.core import INT_FIELDS, LIST_FIELDS, Shot
+from akvo.match.core import INT_FIELDS, LIST_FIELDS, SHOT_FIELDS
 from tests.match.helpers import play_random
 
 MAX_MESSAGE = 400  # an error message never echoes more than a short excerpt of the input
@@ -67,7 +67,6 @@ STRING_FIELDS = ("reason", "last_outcome")
 BAD_STRINGS: tuple[object, ...] = (None, 5, "bogus", "x" * 10_000)
 STRING_LIST_FIELDS = ("events", "history", "legal")
 BAD_STRING_LISTS: tuple[object, ...] = (None, "abc", [1], [None], {"a": 1})
-SHOT_FIELDS = Shot.__slots__
 BAD_SHOT_VALUES: tuple[object, ...] = ("x", 10**6, [[]])
 
 # (description, base state dict, field, bad value or a mutation, words the error must name)

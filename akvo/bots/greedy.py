@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import Final
 
 from akvo.bots.values import (
     SHOT_RUNE,
@@ -90,18 +91,18 @@ from akvo.rules import DISTANCES, TIE_BREAK_TURNS, tier_for_turn
 from akvo.shots import Side
 
 #: A unit programs Tirer when its best target now is worth at least this (points).
-SHOOT_MIN = 0.05
-_ULTIME_EFFECTS = {
+SHOOT_MIN: Final = 0.05
+_ULTIME_EFFECTS: Final = {
     "ultime vigie": EFFECT_VIGIE,
     "ultime egide": EFFECT_EGIDE,
     "ultime tourbillon": EFFECT_TOURBILLON,
 }
 #: Prodige: which spent rune to take back first.
-_RECOVER_ORDER = (ATTAQUE, RELANCE_CAT, CONFUSION, DEFENSE, MOUVEMENT)
-_LATERAL_UNITS = (0, 1, 3, 4)
-_UNIT_OF_ACTIVATION = {f"activate {name}": unit for name, unit in UNIT_OF_NAME.items()}
-_CHEST_ACTION = f"shoot {CHEST_NAME}"
-_MAX_RANGE = DISTANCES[-1]
+_RECOVER_ORDER: Final = (ATTAQUE, RELANCE_CAT, CONFUSION, DEFENSE, MOUVEMENT)
+_LATERAL_UNITS: Final = (0, 1, 3, 4)
+_UNIT_OF_ACTIVATION: Final = {f"activate {name}": unit for name, unit in UNIT_OF_NAME.items()}
+_CHEST_ACTION: Final = f"shoot {CHEST_NAME}"
+_MAX_RANGE: Final = DISTANCES[-1]
 
 
 def spend_min(turn: int) -> float:
@@ -343,8 +344,8 @@ def _best_rune_index(
 
 #: Rune choices already made, by everything they depend on.
 _RUNE_CHOICES: dict[tuple[object, ...], int] = {}
-_RUNE_CHOICES_SIZE = 1 << 16
-_TIER = (0, *(tier_for_turn(turn) for turn in range(1, TIE_BREAK_TURNS[-1] + 1)))
+_RUNE_CHOICES_SIZE: Final = 1 << 16
+_TIER: Final = (0, *(tier_for_turn(turn) for turn in range(1, TIE_BREAK_TURNS[-1] + 1)))
 
 
 def _worth_after_step(state: MatchState, side: int, character: int) -> float:

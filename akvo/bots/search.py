@@ -44,15 +44,17 @@ class SearchBot:
     def __init__(
         self,
         seed: int | None = None,
-        budget: int = DEFAULT_BUDGET,
-        horizon: int | None = DEFAULT_HORIZON,
+        budget: object = DEFAULT_BUDGET,
+        horizon: object = DEFAULT_HORIZON,
     ) -> None:
+        """``budget``: rollouts per decision (an int ≥ 1); ``horizon``: turns looked ahead
+        (an int ≥ 0) or None. Checked here, hence typed ``object`` (see akvo.compiled)."""
         if not isinstance(budget, int) or isinstance(budget, bool) or budget < 1:
             raise AkvoError(f"budget must be a positive number of rollouts, got {budget!r}")
         if horizon is not None and (not isinstance(horizon, int) or horizon < 0):
             raise AkvoError(f"horizon must be a number of turns ≥ 0 or None, got {horizon!r}")
-        self.budget = budget
-        self.horizon = horizon
+        self.budget: int = budget
+        self.horizon: int | None = horizon if isinstance(horizon, int) else None
         self.rng = random.Random(seed)
         self.greedy = GreedyBot(self.rng.getrandbits(32))
         self.rollout_bots = (GreedyBot(1), GreedyBot(2))

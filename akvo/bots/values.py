@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import lru_cache
+from typing import Final
 
 from akvo.config import RulesConfig
 from akvo.errors import AkvoError, ShotError
@@ -46,7 +47,7 @@ from akvo.shots import RuneChoice, Side, shot
 
 #: Points a push is worth per unit of P(push): pushing a mage back costs it a turn of
 #: advance towards the chest, and our beach is safer.
-PUSH_WEIGHT = Fraction(2, 5)
+PUSH_WEIGHT: Final = Fraction(2, 5)
 
 #: The rune name :mod:`akvo.shots` uses for each rune category of the engine's roster.
 SHOT_RUNE: dict[int, RuneChoice] = {
@@ -183,8 +184,8 @@ Caches = tuple[
 #: by the small ints that decide them (cheaper to hash than :class:`Side` objects), and
 #: :func:`best_worth` by position.
 _CACHES: dict[RulesConfig, Caches] = {}
-_WORTHS_SIZE = 1 << 17
-_TIER = (0, *(tier_for_turn(turn) for turn in range(1, TIE_BREAK_TURNS[-1] + 1)))
+_WORTHS_SIZE: Final = 1 << 17
+_TIER: Final = (0, *(tier_for_turn(turn) for turn in range(1, TIE_BREAK_TURNS[-1] + 1)))
 _LAST: list[object] = [None, None]  # the last rules configuration and its caches
 
 
@@ -287,10 +288,10 @@ def _target_worths(
     return out
 
 
-_SHOOT = tuple(f"shoot {name}" for name in CHAR_NAMES)
-_SHOOT_CHEST = f"shoot {CHEST_NAME}"
-_SOUFFLE = " souffle"
-_SHOOT_SOUFFLE = tuple(action + _SOUFFLE for action in _SHOOT)
+_SHOOT: Final = tuple(f"shoot {name}" for name in CHAR_NAMES)
+_SHOOT_CHEST: Final = f"shoot {CHEST_NAME}"
+_SOUFFLE: Final = " souffle"
+_SHOOT_SOUFFLE: Final = tuple(action + _SOUFFLE for action in _SHOOT)
 
 
 def best_worth(

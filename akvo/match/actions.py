@@ -26,15 +26,16 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from typing import Final
 
 from akvo.errors import IllegalAction, excerpt
 from akvo.match.board import CHAR_NAMES, CHEST, SIDE_NAMES, ULTIME_KEYS, UNIT_NAMES
 
 # Ship double tokens: 0 = AA, 1 = TT, 2 = AT with the Barreur shooting, 3 = AT with the Lanceur.
 SHIP_AA, SHIP_TT, SHIP_AT_B, SHIP_AT_L = range(4)
-SHIP_TOKENS = ("AA", "TT", "AT-B", "AT-L")
+SHIP_TOKENS: Final = ("AA", "TT", "AT-B", "AT-L")
 ADVANCE_ORDER, SHOOT_ORDER = 0, 1
-LATERAL_TOKENS = "AT"
+LATERAL_TOKENS: Final = "AT"
 
 Orders = tuple[int, int, int, int, int]
 
@@ -58,31 +59,31 @@ def orders_text(orders: Orders) -> str:
     return f"{lateral} {SHIP_TOKENS[orders[2]]}"
 
 
-KEEP = "keep"
-NO_RUNE = "no rune"
-NO_MOVE = "no move"
-ADVANCE = "advance"
-HOLD = "hold"
-TRIDENT = "trident"
-NO_TRIDENT = "no trident"
-ROULEAU = "rouleau"
-NO_ROULEAU = "no rouleau"
-SHOOT_AGAIN = "shoot again"
-STOP = "stop"
-MOVE_FIRST = "move first"
-SHOT_FIRST = "shot first"
-FIRST_BARREUR = "first barreur"
-FIRST_LANCEUR = "first lanceur"
+KEEP: Final = "keep"
+NO_RUNE: Final = "no rune"
+NO_MOVE: Final = "no move"
+ADVANCE: Final = "advance"
+HOLD: Final = "hold"
+TRIDENT: Final = "trident"
+NO_TRIDENT: Final = "no trident"
+ROULEAU: Final = "rouleau"
+NO_ROULEAU: Final = "no rouleau"
+SHOOT_AGAIN: Final = "shoot again"
+STOP: Final = "stop"
+MOVE_FIRST: Final = "move first"
+SHOT_FIRST: Final = "shot first"
+FIRST_BARREUR: Final = "first barreur"
+FIRST_LANCEUR: Final = "first lanceur"
 # Ultimes declared at activation for the rest of the turn (R24): Tourbillon, Égide, Vigie.
-TURN_ULTIMES = (1, 2, 3)
-ULTIME_ACTIONS = {f"ultime {ULTIME_KEYS[c]}": c for c in TURN_ULTIMES}
-REROLL_ACTIONS = tuple(f"reroll {i}" for i in range(1, 9))
-RUNE_ACTIONS = {chr(c): f"rune {chr(c)}" for c in range(65, 91)}
-MOVE_ACTIONS = {chr(c): f"move {chr(c)}" for c in range(65, 91)}
-ADVANCE_RUNE_ACTIONS = {chr(c): f"advance +{chr(c)}" for c in range(65, 91)}
-RECOVER_ACTIONS = {chr(c): f"recover {chr(c)}" for c in range(65, 91)}
-WEATHER_ACTIONS = ("weather A", "weather B")
-DIE_ACTIONS = tuple(f"roll {face}" for face in range(1, 7))
+TURN_ULTIMES: Final = (1, 2, 3)
+ULTIME_ACTIONS: Final = {f"ultime {ULTIME_KEYS[c]}": c for c in TURN_ULTIMES}
+REROLL_ACTIONS: Final = tuple(f"reroll {i}" for i in range(1, 9))
+RUNE_ACTIONS: Final = {chr(c): f"rune {chr(c)}" for c in range(65, 91)}
+MOVE_ACTIONS: Final = {chr(c): f"move {chr(c)}" for c in range(65, 91)}
+ADVANCE_RUNE_ACTIONS: Final = {chr(c): f"advance +{chr(c)}" for c in range(65, 91)}
+RECOVER_ACTIONS: Final = {chr(c): f"recover {chr(c)}" for c in range(65, 91)}
+WEATHER_ACTIONS: Final = ("weather A", "weather B")
+DIE_ACTIONS: Final = tuple(f"roll {face}" for face in range(1, 7))
 
 
 # --- parsed actions ------------------------------------------------------------------------
@@ -217,7 +218,7 @@ Action = (
     | Weather
     | Roll
 )
-CHOICES = (
+CHOICES: Final = (
     KEEP,
     NO_RUNE,
     NO_MOVE,

@@ -7,44 +7,46 @@ the Surfeur (lane 5) and the Plongeur (lane 6); characters 0–5 are lanes 1–6
 
 from __future__ import annotations
 
+from typing import Final
+
 from akvo.rules import CHARACTERS, DISTANCES, fold
 
-SIDE_A = 0
-SIDE_B = 1
-SIDE_NAMES = ("A", "B")
-SIDE_OF_NAME = {"A": SIDE_A, "B": SIDE_B}
+SIDE_A: Final = 0
+SIDE_B: Final = 1
+SIDE_NAMES: Final = ("A", "B")
+SIDE_OF_NAME: Final = {"A": SIDE_A, "B": SIDE_B}
 
-UNITS = 5
-CHARS = 6
-SHIP = 2
-BARREUR = 2
-LANCEUR = 3
-PEDALAIR = 0
-KITESURFEUR = 1
-SURFEUR = 4
-PLONGEUR = 5
-CHEST = 6  # shot target code for the chest of the shooter's lane
+UNITS: Final = 5
+CHARS: Final = 6
+SHIP: Final = 2
+BARREUR: Final = 2
+LANCEUR: Final = 3
+PEDALAIR: Final = 0
+KITESURFEUR: Final = 1
+SURFEUR: Final = 4
+PLONGEUR: Final = 5
+CHEST: Final = 6  # shot target code for the chest of the shooter's lane
 
-SHIP_NAME = "navire"
-CHAR_NAMES = tuple(fold(c.name) for c in CHARACTERS)  # pedalair, kitesurfeur, barreur, …
-CHAR_OF_NAME = {name: char for char, name in enumerate(CHAR_NAMES)}
-CHAR_LABELS = tuple(c.label for c in CHARACTERS)  # Pédalair, Kitesurfeur, …
-CHAR_INITIALS = "PKBLSD"  # one letter per character on the boards (D: the Plongeur, diver)
-UNIT_NAMES = (*CHAR_NAMES[:2], SHIP_NAME, *CHAR_NAMES[4:])
-UNIT_OF_NAME = {name: unit for unit, name in enumerate(UNIT_NAMES)}
-ULTIME_LABELS = tuple(c.ultime.name for c in CHARACTERS)  # Souffle portant, Tourbillon, …
-ULTIME_KEYS = tuple(fold(name) for name in ULTIME_LABELS)  # souffle portant, tourbillon, …
-UNIT_OF_CHAR = (0, 1, 2, 2, 3, 4)
-CHARS_OF_UNIT = ((0,), (1,), (2, 3), (4,), (5,))
-LANE_OF_CHAR = (1, 2, 3, 4, 5, 6)
+SHIP_NAME: Final = "navire"
+CHAR_NAMES: Final = tuple(fold(c.name) for c in CHARACTERS)  # pedalair, kitesurfeur, barreur, …
+CHAR_OF_NAME: Final = {name: char for char, name in enumerate(CHAR_NAMES)}
+CHAR_LABELS: Final = tuple(c.label for c in CHARACTERS)  # Pédalair, Kitesurfeur, …
+CHAR_INITIALS: Final = "PKBLSD"  # one letter per character on the boards (D: the Plongeur, diver)
+UNIT_NAMES: Final = (*CHAR_NAMES[:2], SHIP_NAME, *CHAR_NAMES[4:])
+UNIT_OF_NAME: Final = {name: unit for unit, name in enumerate(UNIT_NAMES)}
+ULTIME_LABELS: Final = tuple(c.ultime.name for c in CHARACTERS)  # Souffle portant, Tourbillon, …
+ULTIME_KEYS: Final = tuple(fold(name) for name in ULTIME_LABELS)  # souffle portant, tourbillon, …
+UNIT_OF_CHAR: Final = (0, 1, 2, 2, 3, 4)
+CHARS_OF_UNIT: Final = ((0,), (1,), (2, 3), (4,), (5,))
+LANE_OF_CHAR: Final = (1, 2, 3, 4, 5, 6)
 
-START_ROW = (3, 6)  # R2
-FORWARD = (1, -1)
-OWN_FIRST_ROW = (1, 8)  # a push stops here (R11)
-ENEMY_LAST_ROW = (8, 1)  # an advance stops here (R10)
-FIRST_ROW = 1
-LAST_ROW = 8
-MAX_RANGE = DISTANCES[-1]
+START_ROW: Final = (3, 6)  # R2
+FORWARD: Final = (1, -1)
+OWN_FIRST_ROW: Final = (1, 8)  # a push stops here (R11)
+ENEMY_LAST_ROW: Final = (8, 1)  # an advance stops here (R10)
+FIRST_ROW: Final = 1
+LAST_ROW: Final = 8
+MAX_RANGE: Final = DISTANCES[-1]
 
 
 def mage_distance(row: int, lane: int, other_row: int, other_lane: int) -> int:

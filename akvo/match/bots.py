@@ -7,7 +7,7 @@ import random
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 
-from akvo.config import DEFAULT_RULES, RulesConfig
+from akvo.config import DEFAULT_RULES
 from akvo.errors import IllegalAction, MatchError, excerpt, require_int
 from akvo.match.actions import KEEP, REROLL_ACTIONS
 from akvo.match.core import CHANCE
@@ -15,7 +15,6 @@ from akvo.match.engine import DECIDE, settle
 from akvo.match.phases import Phase
 from akvo.match.state import MatchState, _random_chance, new_match
 from akvo.resolution import is_critical, is_prodige
-from akvo.teams import Team
 
 Bot = Callable[[MatchState], str]
 
@@ -32,34 +31,37 @@ class RandomBot:
 
 
 def play_match(
-    seed: int,
-    team_a: Team | str = "perrockiss",
-    team_b: Team | str = "fish-tank",
-    rules: RulesConfig = DEFAULT_RULES,
-    bots: tuple[Bot, Bot] | None = None,
+    seed: object,
+    team_a: object = "perrockiss",
+    team_b: object = "fish-tank",
+    rules: object = DEFAULT_RULES,
+    bots: object = None,
     *,
-    log: bool = True,
+    log: object = True,
 ) -> MatchState:
-    """Play a whole match: chance from ``random.Random(seed)``, bots random unless given.
+    """Play a whole match: chance from ``random.Random(seed)`` (``seed`` an int), bots
+    random unless given (a pair of callables ``state -> action``).
 
-    ``log=False`` skips the French event log (same play, faster)."""
+    ``log=False`` skips the French event log (same play, faster). Arguments are checked
+    here, hence typed ``object`` (see :class:`~akvo.match.state.MatchState`)."""
     seed = require_int("seed", seed, MatchError)
-    if bots is not None and (
-        not isinstance(bots, tuple) or len(bots) != 2 or not all(map(callable, bots))
-    ):
-        raise MatchError(f"bots must be a pair of callables state -> action, got {excerpt(bots)}")
+    pair = _bot_pair(bots) if bots is not None else None
     rng = random.Random(seed)
     state = new_match(team_a, team_b, rules, log=log)
-    if bots is None:
+    if pair is None:
         return _play_random(state, rng, random.Random(seed * 2 + 1), random.Random(seed * 2 + 2))
-    for _ in decisions(state, rng, bots):
+    for _ in decisions(state, rng, pair):
         pass
     return state
 
 
-def decisions(
-    state: MatchState, rng: random.Random | int, bots: tuple[Bot, Bot]
-) -> Iterator[MatchState]:
+def _bot_pair(bots: object) -> tuple[Bot, Bot]:
+    if not isinstance(bots, tuple) or len(bots) != 2 or not all(map(callable, bots)):
+        raise MatchError(f"bots must be a pair of callables state -> action, got {excerpt(bots)}")
+    return (bots[0], bots[1])
+
+
+def decisions(state: MatchState, rng: object, bots: object) -> Iterator[MatchState]:
     """Play ``state`` to the end, chance drawn from ``rng`` (or ``random.Random(rng)``),
     each decision answered by the bot of the side to play; yield every decision node just
     before its bot answers.
@@ -75,15 +77,14 @@ def decisions(
         rng = random.Random(rng)
     if not isinstance(rng, random.Random):
         raise MatchError(f"rng must be a random.Random or a seed, got {excerpt(rng)}")
-    if not isinstance(bots, tuple) or len(bots) != 2 or not all(map(callable, bots)):
-        raise MatchError(f"bots must be a pair of callables state -> action, got {excerpt(bots)}")
+    pair = _bot_pair(bots)
     chance = state.apply_random_chance
     apply = state.apply_action
     while True:
         player = state.player
         if player >= 0:
             yield state
-            apply(bots[player](state))
+            apply(pair[player](state))
         elif player == CHANCE:
             chance(rng)
         else:
@@ -111,7 +112,7 @@ def _play_random(
             return state
 
 
-def r15_relance(state: MatchState, policy: str = "success") -> str:
+def r15_relance(state: object, policy: object = "success") -> str:
     """The Relance choice of R15 at a Relance node: keep the dice unless rerolling one die
     strictly improves (P(success), P(critical), P(prodige)) — or (critical, success,
     prodige) for the ``"critical"`` policy."""

@@ -9,11 +9,12 @@ import itertools
 import random
 from fractions import Fraction
 from functools import cache
+from typing import Final
 
 from akvo.match.actions import DIE_ACTIONS
 from akvo.resolution import DEFAULT_DICE
 
-SIXTH = Fraction(1, 6)
+SIXTH: Final = Fraction(1, 6)
 
 
 @cache
@@ -30,7 +31,7 @@ def die_outcomes() -> tuple[tuple[str, Fraction], ...]:
     return tuple((action, SIXTH) for action in DIE_ACTIONS)
 
 
-FACE_TEXT = "123456"
+FACE_TEXT: Final = "123456"
 #: ``roll 3516`` → (3, 5, 1, 6) for every roll of 1–4 dice (the counts a roll can have).
 ROLL_FACES: dict[str, tuple[int, ...]] = {
     "roll " + "".join(map(str, faces)): faces

@@ -12,7 +12,9 @@ c = bit c), ``effects[side]`` bits of the turn-long Ultimes, ``bag`` = weather t
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
+
+from mypy_extensions import mypyc_attr
 
 from akvo.config import RulesConfig
 from akvo.match.board import CHARS, START_ROW, UNITS
@@ -24,25 +26,54 @@ from akvo.match.phases import (
 from akvo.match.roster import Roster, roster
 from akvo.teams import Team, parse_team
 
-CHANCE = -1
-TERMINAL = -2
+CHANCE: Final = -1
+TERMINAL: Final = -2
 
 # Phases live in akvo.match.phases; these names stay importable from here.
-TRIDENT_MORE = TRIDENT_AGAIN
-PHASE_NAMES = {int(phase): phase.label for phase in Phase}
+TRIDENT_MORE: Final = TRIDENT_AGAIN
+PHASE_NAMES: Final = {int(phase): phase.label for phase in Phase}
 
 # Tasks of an activation.
 TASK_ADVANCE, TASK_SHOT = 0, 1
 
 # Ultime-effect bits, per side, for the current turn (R24).
 EFFECT_TOURBILLON, EFFECT_EGIDE, EFFECT_VIGIE = 1, 2, 4
-EFFECT_OF_CHAR = {1: EFFECT_TOURBILLON, 2: EFFECT_EGIDE, 3: EFFECT_VIGIE}
+EFFECT_OF_CHAR: Final = {1: EFFECT_TOURBILLON, 2: EFFECT_EGIDE, 3: EFFECT_VIGIE}
 
 
+# Field names of Roll and Shot, readable without the class (mypyc-compiled classes have no
+# ``__slots__`` attribute to read). The engine's classes allow interpreted subclasses: under
+# mypyc this keeps Python's ``cls.__new__(cls)`` (no ``__init__`` call), which copies,
+# records and pickling rely on.
+ROLL_FIELDS: Final = ("critical", "dice", "prodige", "success", "threshold", "total")
+SHOT_FIELDS: Final = (
+    "att_cat",
+    "att_rune",
+    "attack",
+    "def_cat",
+    "def_rune",
+    "defence",
+    "defender",
+    "dice",
+    "distance",
+    "idist",
+    "outcome",
+    "pending",
+    "relanced",
+    "rouleau",
+    "shooter",
+    "side",
+    "souffle",
+    "stage",
+    "target",
+)
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Roll:
     """A finished roll: total against threshold, its flags and the dice as rolled."""
 
-    __slots__ = ("critical", "dice", "prodige", "success", "threshold", "total")
+    __slots__ = ROLL_FIELDS
 
     def __init__(
         self, dice: list[int], total: int, threshold: int, success: bool, critical: bool, prod: bool
@@ -55,7 +86,7 @@ class Roll:
         self.prodige = prod
 
     def to_dict(self) -> dict[str, Any]:
-        return {s: getattr(self, s) for s in self.__slots__}
+        return {s: getattr(self, s) for s in ROLL_FIELDS}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Roll:
@@ -69,30 +100,11 @@ class Roll:
         )
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Shot:
     """One resolution in progress (R16–R18): who shoots what, runes, rolls, consequences."""
 
-    __slots__ = (
-        "att_cat",
-        "att_rune",
-        "attack",
-        "def_cat",
-        "def_rune",
-        "defence",
-        "defender",
-        "dice",
-        "distance",
-        "idist",
-        "outcome",
-        "pending",
-        "relanced",
-        "rouleau",
-        "shooter",
-        "side",
-        "souffle",
-        "stage",
-        "target",
-    )
+    __slots__ = SHOT_FIELDS
 
     def __init__(self, side: int, shooter: int) -> None:
         self.side = side
@@ -117,14 +129,14 @@ class Shot:
 
     def copy(self) -> Shot:
         new = Shot.__new__(Shot)
-        for name in Shot.__slots__:
+        for name in SHOT_FIELDS:
             setattr(new, name, getattr(self, name))
         new.dice = self.dice[:]
         new.pending = self.pending[:]
         return new
 
     def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {s: getattr(self, s) for s in self.__slots__}
+        data: dict[str, Any] = {s: getattr(self, s) for s in SHOT_FIELDS}
         data["attack"] = self.attack.to_dict() if self.attack else None
         data["defence"] = self.defence.to_dict() if self.defence else None
         data["pending"] = [list(p) for p in self.pending]
@@ -133,7 +145,7 @@ class Shot:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Shot:
         new = cls(data["side"], data["shooter"])
-        for name in cls.__slots__:
+        for name in SHOT_FIELDS:
             setattr(new, name, data[name])
         new.dice = list(data["dice"])
         new.attack = Roll.from_dict(data["attack"]) if data["attack"] else None
@@ -143,7 +155,7 @@ class Shot:
 
 
 # Serialized plain-list fields of the state, in a fixed order.
-LIST_FIELDS = (
+LIST_FIELDS: Final = (
     "rows",
     "res",
     "spent",
@@ -155,46 +167,51 @@ LIST_FIELDS = (
     "scores",
     "runes_spent_count",
 )
-INT_FIELDS = ("turn", "phase", "player", "favoured", "side", "unit", "shots_done", "winner")
+INT_FIELDS: Final = ("turn", "phase", "player", "favoured", "side", "unit", "shots_done", "winner")
 
 
+# The state's field names (the slots of StateCore), readable without the class.
+STATE_FIELDS: Final = (
+    "activated",
+    "bag",
+    "effects",
+    "events",
+    "favoured",
+    "history",
+    "last_outcome",
+    "legal",
+    "log",
+    "orders",
+    "origin",
+    "phase",
+    "player",
+    "reason",
+    "res",
+    "rosters",
+    "rows",
+    "rules",
+    "runes_spent_count",
+    "scores",
+    "shot",
+    "shots_done",
+    "side",
+    "spent",
+    "tasks",
+    "teams",
+    "trident",
+    "turn",
+    "ult_used",
+    "ult_uses",
+    "unit",
+    "winner",
+)
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
 class StateCore:
     """All the data of a match, and nothing else but copying and (de)serializing it."""
 
-    __slots__ = (
-        "activated",
-        "bag",
-        "effects",
-        "events",
-        "favoured",
-        "history",
-        "last_outcome",
-        "legal",
-        "log",
-        "orders",
-        "origin",
-        "phase",
-        "player",
-        "reason",
-        "res",
-        "rosters",
-        "rows",
-        "rules",
-        "runes_spent_count",
-        "scores",
-        "shot",
-        "shots_done",
-        "side",
-        "spent",
-        "tasks",
-        "teams",
-        "trident",
-        "turn",
-        "ult_used",
-        "ult_uses",
-        "unit",
-        "winner",
-    )
+    __slots__ = STATE_FIELDS
 
     def __init__(self, team_a: Team, team_b: Team, rules: RulesConfig, log: bool = True) -> None:
         self.rules = rules

@@ -22,6 +22,7 @@ same way; their effects are logged as usual, the choice itself is not).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from akvo.match import flow, shooting
 from akvo.match.core import CHANCE, TERMINAL, StateCore
@@ -69,7 +70,7 @@ STEPS: dict[Phase, Step] = {
     Phase.END_TURN: flow.end_turn,
     Phase.AFTER_SHOT: shooting.after_shot,
 }
-CHANCE_PHASES = (Phase.WEATHER, Phase.ROLL, Phase.REROLL)
+CHANCE_PHASES: Final = (Phase.WEATHER, Phase.ROLL, Phase.REROLL)
 
 # Flat lists indexed by phase number for the hot loop.
 _LEGAL: list[Legal | None] = [None] * PHASE_COUNT
@@ -82,7 +83,7 @@ for _phase, _step in STEPS.items():
     _STEP[_phase] = _step
 _WEATHER, _END = Phase.WEATHER, Phase.END
 #: The decision of each phase by number (None for chance and internal phases).
-DECIDE = _DECIDE
+DECIDE: Final = _DECIDE
 
 
 def decide(s: StateCore, action: str) -> None:

@@ -8,6 +8,8 @@ bookkeeping run by :func:`akvo.match.engine.settle`. Movement (R10–R11) is her
 
 from __future__ import annotations
 
+from typing import Final
+
 from akvo.match import log
 from akvo.match.actions import ADVANCE as ADVANCE_ACTION
 from akvo.match.actions import (
@@ -71,17 +73,17 @@ from akvo.match.ultimes import (
 from akvo.match.weather import weather_drawn, weather_reshuffled
 from akvo.rules import MAX_RESILIENCE, TIE_BREAK_TURNS, TURNS, lighthouse_level, tier_for_turn
 
-ALL_UNITS = (1 << UNITS) - 1
-_ACTIVATE_ACTIONS = tuple(f"activate {name}" for name in UNIT_NAMES)
-_UNIT_OF_ACTIVATION = {
+ALL_UNITS: Final = (1 << UNITS) - 1
+_ACTIVATE_ACTIONS: Final = tuple(f"activate {name}" for name in UNIT_NAMES)
+_UNIT_OF_ACTIVATION: Final = {
     action: parsed.unit for action, parsed in PARSED.items() if isinstance(parsed, Activate)
 }
-_ULTIME_DECLARATIONS = tuple((char, action) for action, char in ULTIME_ACTIONS.items())
-_RUNE_U_ACTIONS = tuple(f"rune U {name}" for name in CHAR_NAMES)
-_MOVEMENT_MASK = 1 << MOUVEMENT
-_U_BIT = letter_bit(RUNE_U)
-LAST_REGULAR_TURN = TURNS[-1]
-LAST_TURN = TIE_BREAK_TURNS[-1]
+_ULTIME_DECLARATIONS: Final = tuple((char, action) for action, char in ULTIME_ACTIONS.items())
+_RUNE_U_ACTIONS: Final = tuple(f"rune U {name}" for name in CHAR_NAMES)
+_MOVEMENT_MASK: Final = 1 << MOUVEMENT
+_U_BIT: Final = letter_bit(RUNE_U)
+LAST_REGULAR_TURN: Final = TURNS[-1]
+LAST_TURN: Final = TIE_BREAK_TURNS[-1]
 
 
 def add_event(s: StateCore, text: str) -> None:

@@ -11,7 +11,7 @@ describe it in French.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from akvo.match import log
 from akvo.match.board import CHEST, UNIT_OF_CHAR
@@ -22,7 +22,7 @@ from akvo.rules import MAX_RESILIENCE
 
 PLAIN_POINTS, CRITICAL_POINTS = 1, 2  # R17
 PLAIN_PUSH, CRITICAL_PUSH = 1, 2  # R16
-COUNTER_PUSH = 1  # a critical defence or interception pushes the shooter back 1 (R16, R17)
+COUNTER_PUSH: Final = 1  # a critical defence or interception pushes the shooter back 1 (R16, R17)
 
 
 class Push(NamedTuple):

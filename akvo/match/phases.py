@@ -9,6 +9,7 @@ table from each phase to its legal-action, decision and player functions is in
 from __future__ import annotations
 
 import enum
+from typing import Final
 
 
 class Phase(enum.IntEnum):
@@ -70,31 +71,31 @@ LABELS: dict[Phase, str] = {
     Phase.END_TURN: "end of turn",
     Phase.AFTER_SHOT: "after shot",
 }
-PHASE_OF_LABEL = {label: phase for phase, label in LABELS.items()}
-RESTING = tuple(p for p in Phase if not p.is_internal)
-PHASE_COUNT = max(Phase) + 1
+PHASE_OF_LABEL: Final = {label: phase for phase, label in LABELS.items()}
+RESTING: Final = tuple(p for p in Phase if not p.is_internal)
+PHASE_COUNT: Final = max(Phase) + 1
 
 # Plain ints for the engine's hot paths: ``state.phase`` holds one (an int compares and
 # indexes faster than an IntEnum member); ``state.phase_enum`` gives the Phase.
-WEATHER = int(Phase.WEATHER)
-ORDERS = int(Phase.ORDERS)
-ACTIVATE = int(Phase.ACTIVATE)
-SHIP_ORDER = int(Phase.SHIP_ORDER)
-TRIDENT = int(Phase.TRIDENT)
-ADVANCE = int(Phase.ADVANCE)
-PRE_SHOT = int(Phase.PRE_SHOT)
-TARGET = int(Phase.TARGET)
-ATTACK_RUNE = int(Phase.ATTACK_RUNE)
-DEFENCE_RUNE = int(Phase.DEFENCE_RUNE)
-ROLL = int(Phase.ROLL)
-RELANCE = int(Phase.RELANCE)
-REROLL = int(Phase.REROLL)
-PRODIGE = int(Phase.PRODIGE)
-ROULEAU = int(Phase.ROULEAU)
-TRIDENT_AGAIN = int(Phase.TRIDENT_AGAIN)
-END = int(Phase.END)
-START_TURN = int(Phase.START_TURN)
-NEXT_TASK = int(Phase.NEXT_TASK)
-END_ACTIVATION = int(Phase.END_ACTIVATION)
-END_TURN = int(Phase.END_TURN)
-AFTER_SHOT = int(Phase.AFTER_SHOT)
+WEATHER: Final = int(Phase.WEATHER)
+ORDERS: Final = int(Phase.ORDERS)
+ACTIVATE: Final = int(Phase.ACTIVATE)
+SHIP_ORDER: Final = int(Phase.SHIP_ORDER)
+TRIDENT: Final = int(Phase.TRIDENT)
+ADVANCE: Final = int(Phase.ADVANCE)
+PRE_SHOT: Final = int(Phase.PRE_SHOT)
+TARGET: Final = int(Phase.TARGET)
+ATTACK_RUNE: Final = int(Phase.ATTACK_RUNE)
+DEFENCE_RUNE: Final = int(Phase.DEFENCE_RUNE)
+ROLL: Final = int(Phase.ROLL)
+RELANCE: Final = int(Phase.RELANCE)
+REROLL: Final = int(Phase.REROLL)
+PRODIGE: Final = int(Phase.PRODIGE)
+ROULEAU: Final = int(Phase.ROULEAU)
+TRIDENT_AGAIN: Final = int(Phase.TRIDENT_AGAIN)
+END: Final = int(Phase.END)
+START_TURN: Final = int(Phase.START_TURN)
+NEXT_TASK: Final = int(Phase.NEXT_TASK)
+END_ACTIVATION: Final = int(Phase.END_ACTIVATION)
+END_TURN: Final = int(Phase.END_TURN)
+AFTER_SHOT: Final = int(Phase.AFTER_SHOT)

@@ -22,7 +22,7 @@ from akvo.errors import AkvoError, RecordError, excerpt
 from akvo.match import engine
 from akvo.match.actions import ORDER_ACTIONS
 from akvo.match.board import CHARS, LAST_ROW, UNITS
-from akvo.match.core import CHANCE, TERMINAL, Roll, Shot, StateCore
+from akvo.match.core import CHANCE, SHOT_FIELDS, TERMINAL, Roll, Shot, StateCore
 from akvo.match.phases import RESTING, Phase
 from akvo.resolution import DEFAULT_DICE, MAX_RANGE, TRIDENT_SHOTS
 from akvo.rules import MAX_RESILIENCE, TIE_BREAK_TURNS, TURNS
@@ -170,7 +170,7 @@ def _shot(value: Any) -> Shot | None:
     if value is None:
         return None
     data = _dict(value, "shot")
-    unknown = set(data) - set(Shot.__slots__)
+    unknown = set(data) - set(SHOT_FIELDS)
     if unknown:
         raise RecordError(f"shot: unknown field {excerpt(sorted(unknown)[0])}")
     shot = Shot(_int(_field(data, "side", "shot"), "shot.side", 0, 1), 0)
@@ -324,7 +324,7 @@ def load_state(cls: type[S], data: object) -> S:
 
 
 # --- records ---------------------------------------------------------------------------------
-def replay_record(record: object, log: bool) -> MatchState:
+def replay_record(record: object, log: object) -> MatchState:
     from akvo.match.state import MatchState
 
     data = _dict(record, "record")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Final
 
 from akvo.config import RulesConfig
 from akvo.rules import CHARACTERS, RuneCategory
@@ -15,11 +16,11 @@ from akvo.teams import Team
 
 # Categories as bit positions, in akvo.rules.RuneCategory's order.
 ATTAQUE, DEFENSE, CONFUSION, RELANCE, MOUVEMENT, ULTIME = range(len(RuneCategory))
-CATEGORY_OF = {category: index for index, category in enumerate(RuneCategory)}
-CATEGORY_LABELS = tuple(category.label for category in RuneCategory)
-BONUS = 6
-MEMO_LIMIT = 100_000
-RUNE_U = "U"
+CATEGORY_OF: Final = {category: index for index, category in enumerate(RuneCategory)}
+CATEGORY_LABELS: Final = tuple(category.label for category in RuneCategory)
+BONUS: Final = 6
+MEMO_LIMIT: Final = 100_000
+RUNE_U: Final = "U"
 
 
 def letter_bit(letter: str) -> int:
@@ -41,6 +42,11 @@ class Roster:
     candidates: dict[tuple[tuple[int, ...], int], int] = field(
         default_factory=dict, compare=False, repr=False
     )
+
+    def __reduce__(self) -> tuple[type[Roster], tuple[object, ...]]:
+        """Pickled (and copied) as its defining fields, the memos empty: compiled by mypyc, a
+        frozen dataclass cannot be restored field by field."""
+        return (Roster, (self.runes, self.holder_of, self.category_of))
 
     def choices(
         self,

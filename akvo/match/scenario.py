@@ -22,7 +22,7 @@ from akvo.match.board import (
     UNIT_OF_NAME,
     UNITS,
 )
-from akvo.match.core import StateCore
+from akvo.match.core import STATE_FIELDS
 from akvo.match.engine import settle
 from akvo.match.names import team_of
 from akvo.match.phases import START_TURN
@@ -145,7 +145,7 @@ def apply_setup(state: MatchState, setup: dict[str, Any]) -> None:
     work.history = []
     work.phase = START_TURN
     settle(work)
-    for name in StateCore.__slots__:
+    for name in STATE_FIELDS:
         setattr(state, name, getattr(work, name))
 
 

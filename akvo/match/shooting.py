@@ -15,6 +15,8 @@ Confusion (``roll_dice`` and ``roll_target`` via :mod:`akvo.resolution`), Relanc
 
 from __future__ import annotations
 
+from typing import Final
+
 from akvo.match import log
 from akvo.match.actions import (
     HOLD,
@@ -75,16 +77,16 @@ from akvo.resolution import (
 )
 from akvo.rules import TIE_BREAK_TURNS, tier_for_turn
 
-TIER_OF_TURN = (0, *(tier_for_turn(t) for t in range(1, TIE_BREAK_TURNS[-1] + 1)))
+TIER_OF_TURN: Final = (0, *(tier_for_turn(t) for t in range(1, TIE_BREAK_TURNS[-1] + 1)))
 
-_SHOOT = (*tuple(f"shoot {name}" for name in CHAR_NAMES), "shoot chest")
-_SHOOT_SOUFFLE = tuple(f"{action} souffle" for action in _SHOOT)
-_U_BIT = 1 << (ord(RUNE_U) - 65)
-_ALL_LETTERS = tuple((chr(65 + i), 1 << i) for i in range(26))
-_MOUVEMENT_MASK = 1 << MOUVEMENT
-_ATTACK_MASK = 1 << ATTAQUE | 1 << RELANCE_CAT
-_DEFENCE_MASK = 1 << DEFENSE | 1 << RELANCE_CAT
-_CONFUSION_MASK = 1 << CONFUSION
+_SHOOT: Final = (*tuple(f"shoot {name}" for name in CHAR_NAMES), "shoot chest")
+_SHOOT_SOUFFLE: Final = tuple(f"{action} souffle" for action in _SHOOT)
+_U_BIT: Final = 1 << (ord(RUNE_U) - 65)
+_ALL_LETTERS: Final = tuple((chr(65 + i), 1 << i) for i in range(26))
+_MOUVEMENT_MASK: Final = 1 << MOUVEMENT
+_ATTACK_MASK: Final = 1 << ATTAQUE | 1 << RELANCE_CAT
+_DEFENCE_MASK: Final = 1 << DEFENSE | 1 << RELANCE_CAT
+_CONFUSION_MASK: Final = 1 << CONFUSION
 
 
 def current_shot(s: StateCore) -> Shot:

@@ -51,6 +51,8 @@ import random
 from fractions import Fraction
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from akvo.config import DEFAULT_RULES, RulesConfig
 from akvo.errors import IllegalAction, MatchError, excerpt, require_instance
 from akvo.match import engine, flow, shooting
@@ -120,23 +122,30 @@ _SHOT_PROMPTS = {
 }
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class MatchState(StateCore):
     """A full Akvolition match (see the module docstring for the API and readings)."""
 
     __slots__ = ()
 
+    # Public entry points type the arguments they check as ``object``: compiled by mypyc, a
+    # parameter typed ``Team`` or ``int`` would raise a bare TypeError before the check that
+    # names the problem (akvo.compiled).
     def __init__(
         self,
-        team_a: Team,
-        team_b: Team,
-        rules: RulesConfig = DEFAULT_RULES,
-        log: bool = True,
+        team_a: object,
+        team_b: object,
+        rules: object = DEFAULT_RULES,
+        log: object = True,
     ) -> None:
-        require_instance("team_a", team_a, Team, MatchError)
-        require_instance("team_b", team_b, Team, MatchError)
-        require_instance("rules", rules, RulesConfig, MatchError)
-        require_instance("log", log, bool, MatchError)
-        super().__init__(team_a, team_b, rules, log)
+        """``team_a`` and ``team_b`` are :class:`~akvo.teams.Team` s, ``rules`` a
+        :class:`~akvo.config.RulesConfig`, ``log`` a bool."""
+        super().__init__(
+            require_instance("team_a", team_a, Team, MatchError),
+            require_instance("team_b", team_b, Team, MatchError),
+            require_instance("rules", rules, RulesConfig, MatchError),
+            require_instance("log", log, bool, MatchError),
+        )
         engine.settle(self)
 
     # --- queries ---------------------------------------------------------------------------
@@ -181,7 +190,7 @@ class MatchState(StateCore):
             return roll_outcomes(shooting.roll_dice(self))
         return die_outcomes()
 
-    def sample_chance(self, rng: random.Random) -> str:
+    def sample_chance(self, rng: object) -> str:
         """One chance outcome drawn from ``rng`` with the exact probabilities."""
         if not isinstance(rng, random.Random):
             raise MatchError(f"rng must be a random.Random, got {excerpt(rng)}")
@@ -213,36 +222,34 @@ class MatchState(StateCore):
             raise self.illegal("roll_dice", "no roll is being made")
         return shooting.roll_dice(self)
 
-    _roll_dice_count = roll_dice
-
     def _is_prodige(self, dice: list[int]) -> bool:
         return is_prodige(dice, self.rules.prodige)
 
     # --- typed accessors over the compact lists ---------------------------------------------
-    def row(self, side: int | str, unit: int | str) -> int:
+    def row(self, side: object, unit: object) -> int:
         """Row 1–8 of a unit (``unit`` an index 0–4, a unit name or a character name)."""
         return self.rows[side_index(side) * UNITS + unit_index(unit)]
 
-    def resilience(self, side: int | str, character: object) -> int:
+    def resilience(self, side: object, character: object) -> int:
         """Résilience 0–3 of a mage (``character`` an index 0–5, a name or a Character)."""
         return self.res[side_index(side) * CHARS + character_index(character)]
 
-    def is_spent(self, side: int | str, letter: str) -> bool:
+    def is_spent(self, side: object, letter: object) -> bool:
         return bool(self.spent[side_index(side)] >> letter_index(letter) & 1)
 
-    def ultime_free(self, side: int | str, character: object) -> bool:
+    def ultime_free(self, side: object, character: object) -> bool:
         """Whether a mage's Ultime can still be used (not used, or restored by rune U)."""
         return ultime_free(self, side_index(side), character_index(character))
 
-    def spent_letters(self, side: int | str) -> str:
+    def spent_letters(self, side: object) -> str:
         mask = self.spent[side_index(side)]
         return "".join(chr(65 + i) for i in range(26) if mask >> i & 1)
 
-    def mages_in_enemy_half(self, side: int | str) -> int:
+    def mages_in_enemy_half(self, side: object) -> int:
         return flow.mages_in_enemy_half(self, side_index(side))
 
     # --- applying --------------------------------------------------------------------------
-    def apply_action(self, action: str) -> None:
+    def apply_action(self, action: object) -> None:
         """Apply a decision or chance outcome in place; illegal ones raise and change nothing."""
         if not isinstance(action, str):
             raise self.illegal(action, "an action is a string such as 'activate navire'")
@@ -286,7 +293,7 @@ class MatchState(StateCore):
             raise self.illegal("apply_random_chance", "no chance node here")
         return _random_chance(self, rng)
 
-    def child(self, action: str) -> MatchState:
+    def child(self, action: object) -> MatchState:
         """A copy with the action applied (the original is untouched)."""
         new = self.copy()
         new.apply_action(action)
@@ -297,7 +304,7 @@ class MatchState(StateCore):
         return new
 
     # --- observation -----------------------------------------------------------------------
-    def observation(self, side: int | str) -> dict[str, Any]:
+    def observation(self, side: object) -> dict[str, Any]:
         """What one side sees: everything but the other side's unrevealed orders, with the
         shot in progress and the weather bag's counts."""
         viewer = side_index(side)
@@ -509,13 +516,14 @@ def _random_chance(state: MatchState, rng: random.Random) -> str:
 
 
 def new_match(
-    team_a: Team | str = "perrockiss",
-    team_b: Team | str = "fish-tank",
-    rules: RulesConfig = DEFAULT_RULES,
+    team_a: object = "perrockiss",
+    team_b: object = "fish-tank",
+    rules: object = DEFAULT_RULES,
     *,
-    log: bool = True,
+    log: object = True,
 ) -> MatchState:
-    """A match at its first node (turn 1's weather draw). Teams may be preset keys.
+    """A match at its first node (turn 1's weather draw). Teams are :class:`~akvo.teams.Team` s
+    or preset keys, ``rules`` a :class:`~akvo.config.RulesConfig`.
 
     ``log=False`` skips building the French event log (faster simulations); the record,
     the scores and every decision are the same.
@@ -525,7 +533,7 @@ def new_match(
     return MatchState(team_of(team_a, "team_a"), team_of(team_b, "team_b"), rules, log)
 
 
-def replay(record: object, *, log: bool = True) -> MatchState:
+def replay(record: object, *, log: object = True) -> MatchState:
     """Rebuild a match from :meth:`MatchState.record`; :class:`~akvo.errors.RecordError`
     names the field or the action (by index) at fault."""
     from akvo.match.records import replay_record

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
+from typing import Final
 
 from akvo.config import RulesConfig
 from akvo.match.actions import WEATHER_ACTIONS
 
-TOKENS_PER_SIDE = 4
-HALF = Fraction(1, 2)
+TOKENS_PER_SIDE: Final = 4
+HALF: Final = Fraction(1, 2)
 
 
 def full_bag() -> list[int]:
