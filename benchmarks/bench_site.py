@@ -400,12 +400,111 @@ cores, so every absolute time is inflated, the shares are not):
 ATTEMPTS_NOTES = """
 ### What was tried to cut it (side by side, alternating visits)
 
-Each attempt: `bench_site.py --compare=OPTION --base=OPTION --pages …` (two servers at once,
-visits alternating between them; medians; ratio = attempt / reference). The machine was
-shared by 4 helpers (load average 6–20): differences under ~30 % are noise.
+Each attempt: `bench_site.py --compare=OPTION --base=OPTION --pages … [--latency 40]` (two
+servers at once, visits alternating between them, a new reader and a reader moving on;
+medians; ratio = attempt / reference; `--latency` makes Chromium add 40 ms to every request,
+a reader over a network). Measured 2026-12-01 15:20–15:55 UTC while 4 helpers shared the 2
+cores (load average 9–20, 3–4× the quiet-machine times): ratios within ±40 % of 1 are
+noise here; only a large or a certain effect counts.
 
 ATTEMPTS_TABLE
+
+- **Kept: immutable hashed files.** A reader moving on loads 98 files before the render;
+  about 20 of them were revalidations answered "304 Not Modified" by the server, in three
+  waves on the critical path (entry files, their chunks, the widget views' chunks). Now the
+  page asks the server for one thing before its render, the kernel model (`profile_site.py`
+  on the slider page: 20 requests → 1). Files whose name has no content hash (`style.js`)
+  stay `no-cache` (tests/test_site_assets.py).
+  It removes work and round trips for certain; its effect on the time is inside this
+  machine's noise.
+- **Dropped: preload hints.** No gain measurable; with added latency, new readers were
+  slower (the hints compete with Voilà's ~60 app chunks for the same connections and the
+  same busy server). The reason is the profile: the time is the main thread compiling and
+  running the scripts, not waiting for them.
+- **Dropped: the extension allow-list.** Even the slider page showed no clear gain, and a
+  server-wide list cannot leave out bqplot or anywidget: the book's charts and live board
+  need them (a per-page list would have to know each page's widget classes before its
+  kernel connects).
+- **Not timed, with the reason:** Voilà's `classic` template loads the same `voila.js` app
+  and extensions as `lab` (same `voila_setup` macro), only its CSS differs; gzip
+  (`--Voila.tornado_settings={"compress_response": true}`, now effective: BookServer passes
+  Tornado's settings when it builds the application) only adds server CPU on loopback, and a
+  reader moving on has the files cached; over a network a proxy's gzip shrinks the ~4 MB
+  of a new reader's first page to ~1 MB (README, « Serve it publicly »); fewer widget
+  models: they all arrive in one `update_states` message (20–60 ms), not where the time goes;
+  the kernel handshake: nothing configurable shortens it (jupyter_server asks the kernel for
+  `kernel_info` before accepting the websocket, `kernel_info_timeout` only bounds that wait;
+  then the page asks again), its length here is the kernel and server waiting for a core.
+- **What would reach 1 s:** a page that does not run Voilà's JupyterLab front end (~5 MB of
+  JavaScript compiled and run per page, ≥ 1.3 s of main-thread work even on the floor page):
+  e.g. a static first paint of each page's widgets from their pre-heated state before the
+  app starts, or a smaller front end than Voilà's lab app. Both mean replacing Voilà's page
+  script, out of scope here (no fork).
 """
+
+
+#: The attempts' measurements (see ATTEMPTS_NOTES): attempt, reader, medians, ratio, kept.
+ATTEMPT_ROWS = (
+    (
+        "Content-hashed extension files served `immutable` "
+        "(`BookServer.immutable_assets`; Voilà serves them `no-cache`)",
+        "moving on, loopback",
+        "slider 3.24 → 2.82, `des` 4.80 → 2.59 (3–4 visits)",
+        "0.87, 0.54",
+        "yes",
+    ),
+    (
+        "same",
+        "moving on, +40 ms per request",
+        "slider 7.23 → 5.65, `des` 5.66 → 6.67 (3 visits)",
+        "0.78, 1.18",
+        "",
+    ),
+    (
+        "same (no cache involved: the noise level)",
+        "new, loopback / +40 ms",
+        "0.61, 1.34 / 0.75, 0.96",
+        "—",
+        "",
+    ),
+    (
+        "Preload hints (`<link rel=preload>` for the extensions' entry files and the "
+        "chunks of their exposed modules, read from the installed `remoteEntry` files "
+        "at server start; commit cdabcdc)",
+        "new, loopback",
+        "slider 8.69 → 8.87, `des` 7.64 → 6.69 (5 visits)",
+        "1.02, 0.88",
+        "no",
+    ),
+    (
+        "same",
+        "moving on, loopback",
+        "slider 4.72 → 5.18, `des` 3.67 → 4.19",
+        "1.10, 1.14",
+        "",
+    ),
+    (
+        "same",
+        "new / moving on, +40 ms",
+        "slider 8.01 → 10.72, `des` 8.10 → 11.60 / 4.90 → 4.88, 5.29 → 4.39",
+        "1.34, 1.43 / 1.00, 0.83",
+        "",
+    ),
+    (
+        "Extension allow-list: the two widget managers only (no anywidget, bqplot, bqscales)",
+        "new / moving on, slider page",
+        "11.40 → 12.84 / 6.43 → 5.74 (4 visits)",
+        "1.13 / 0.89",
+        "no",
+    ),
+)
+ATTEMPTS_TABLE = "\n".join(
+    [
+        "| Attempt | Reader | Reference → attempt, medians (s) | Ratio | Kept |",
+        "|---|---|---|---|---|",
+        *("| " + " | ".join(row) + " |" for row in ATTEMPT_ROWS),
+    ]
+)
 
 
 def render_report(
@@ -457,7 +556,7 @@ def render_report(
         "",
         *FIRST_RENDER_NOTES.strip().splitlines(),
         "",
-        *ATTEMPTS_NOTES.strip().splitlines(),
+        *ATTEMPTS_NOTES.replace("ATTEMPTS_TABLE", ATTEMPTS_TABLE).strip().splitlines(),
         "",
         f"## Control change → updated number ({CHANGES} changes per page)",
         "",

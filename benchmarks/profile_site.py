@@ -281,6 +281,11 @@ def report(file: str, runs: list[dict[str, Any]]) -> None:
         f"{sum(r['body'] for r in before) / 1e6:.2f} MB decoded, "
         f"{sum(r['size'] for r in before) / 1e6:.2f} MB transferred"
     )
+    asked = [r for r in before if r["size"] > 0]
+    print(
+        f"  of which asked from the server (fetched or revalidated, not from the cache): "
+        f"{len(asked)}"
+    )
     for line in waves(last["res"], last["rendered"]):
         print("  wave", line)
     print("websocket:")

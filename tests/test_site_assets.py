@@ -1,31 +1,21 @@
-"""The front-end files: immutable caching of content-hashed names, and the preload hints."""
+"""The front-end files: content-hashed names are cached for good, others revalidated."""
 
 from __future__ import annotations
 
+import json
+import posixpath
 import re
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from voila.utils import get_voila_labextensions_path  # type: ignore[import-untyped]
 
 from akvo_widgets.site import SMALL_POOLS, serve_in_background
-from akvo_widgets.site_assets import IMMUTABLE, Preloads, exposed_chunks, is_hashed
+from akvo_widgets.site_assets import IMMUTABLE, is_hashed
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "test-artifacts"
-
-#: A webpack remoteEntry in the shape the installed extensions ship (bqplot's, shortened):
-#: "./extension" needs chunks 395 (shared-module fallback, never fetched) and 467.
-ENTRY = (
-    '"./index":()=>Promise.all([t.e(649),t.e(147)]).then((()=>()=>t(1568))),'
-    '"./extension":()=>Promise.all([t.e(395),t.e(467)]).then((()=>()=>t(4467)))'
-    ';j.u=e=>e+"."+{147:"995621b367d712db6a42",395:"58724eeac47dfa95920e",'
-    '467:"4caeb68b3b052790671a"}[e]+".js?v="+{147:"995621b367d712db6a42"}[e],'
-    "j.f.j=(r,t)=>{var n=j.o(e,r)?e[r]:void 0;if(0!==n)if(n)t.push(n[2]);"
-    "else if(/^(395|649|769)$/.test(r))e[r]=0;else{}}"
-)
 
 
 @pytest.mark.parametrize(
@@ -43,41 +33,6 @@ def test_only_content_hashed_names_are_immutable(name: str, hashed: bool) -> Non
     assert is_hashed(f"/voila/labextensions/bqplot/{name}") is hashed
 
 
-def test_exposed_chunks_are_read_from_the_entry_table() -> None:
-    assert exposed_chunks(ENTRY, ("./extension",)) == [
-        "467.4caeb68b3b052790671a.js?v=4caeb68b3b052790671a"
-    ]
-    assert exposed_chunks(ENTRY, ("./index",)) == [
-        "147.995621b367d712db6a42.js?v=995621b367d712db6a42"
-    ]
-    assert exposed_chunks("var x = 1;", ("./extension",)) == []
-
-
-def test_every_hint_of_the_installed_extensions_is_a_file() -> None:
-    roots = get_voila_labextensions_path()
-    config = {
-        "fullLabextensionsUrl": "/voila/labextensions",
-        "federated_extensions": [
-            {
-                "name": "bqplot",
-                "load": "static/remoteEntry.e01ddc1715812041a9e5.js",
-                "extension": "./extension",
-            },
-        ],
-    }
-    found = [root for root in roots if (Path(root) / "bqplot").is_dir()]
-    if not found:
-        pytest.skip("bqplot's front end is not installed")
-    load = next((Path(found[0]) / "bqplot" / "static").glob("remoteEntry.*.js"))
-    config["federated_extensions"][0]["load"] = f"static/{load.name}"  # type: ignore[index]
-    urls = Preloads(roots).urls(config)
-    assert urls[0] == f"/voila/labextensions/bqplot/static/{load.name}"
-    assert len(urls) >= 2  # the entry and the chunk of its "./extension"
-    for url in urls:
-        file = url.removeprefix("/voila/labextensions/").split("?")[0]
-        assert (Path(found[0]) / file).is_file(), url
-
-
 @pytest.fixture(scope="module")
 def book_url() -> Iterator[str]:
     ARTIFACTS.mkdir(exist_ok=True)
@@ -85,15 +40,22 @@ def book_url() -> Iterator[str]:
         yield s.url
 
 
-def test_a_page_hints_its_extension_files_served_immutable(book_url: str) -> None:
+def test_the_extension_files_a_page_loads_are_served_immutable(book_url: str) -> None:
+    """The entry files a page names (Voilà's page configuration) are cached for good."""
     with urllib.request.urlopen(f"{book_url}/voila/render/index.ipynb", timeout=60) as page:
         html = page.read().decode()
-    hints = re.findall(r'<link rel="preload" href="([^"]+)" as="script" />', html)
-    # The widget manager's entry file and its first chunk, at least.
-    assert any("jupyterlab-manager/static/remoteEntry." in h for h in hints), hints
-    assert len(hints) >= 5
-    for hint in hints:
-        with urllib.request.urlopen(f"{book_url}{hint}", timeout=30) as answer:
+    config = json.loads(
+        re.search(
+            r'<script id="jupyter-config-data" type="application/json">(.*?)</script>', html, re.S
+        ).group(1)  # type: ignore[union-attr]
+    )
+    entries = [
+        f"{config['fullLabextensionsUrl']}/{e['name']}/{posixpath.normpath(e['load'])}"
+        for e in config["federated_extensions"]
+    ]
+    assert any("jupyterlab-manager/static/remoteEntry." in e for e in entries), entries
+    for entry in entries:
+        with urllib.request.urlopen(f"{book_url}{entry}", timeout=30) as answer:
             assert answer.status == 200
             assert answer.headers["Cache-Control"] == IMMUTABLE
             assert len(answer.read()) > 0

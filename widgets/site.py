@@ -59,7 +59,7 @@ from voila.tornado.kernel_websocket_handler import (  # type: ignore[import-unty
 )
 from voila.tornado.treehandler import TornadoVoilaTreeHandler  # type: ignore[import-untyped]
 
-from .site_assets import HashedAssetsHandler, Preloads
+from .site_assets import HashedAssetsHandler
 from .site_guard import GuardedKernelWebsocketHandler, RefusedHostHandler, host_allowed
 from .site_kernels import BookKernelManager
 from .site_pages import (
@@ -146,12 +146,6 @@ class BookServer(Voila):
         "without asking the server again (Voilà serves them ``no-cache``).",
     ).tag(config=True)
 
-    preload_hints = Bool(
-        True,
-        help="Hint the browser (``<link rel=preload>``) to fetch the front-end extensions' "
-        "entry files and first chunks while Voilà's app still loads (see site_assets).",
-    ).tag(config=True)
-
     max_readers = Int(
         60,
         help="Most reader kernels alive at once (pre-heated pool kernels not counted); "
@@ -163,8 +157,6 @@ class BookServer(Voila):
         # Kernel starts queued (site_kernels), unless configured otherwise.
         if "multi_kernel_manager_class" not in self.config.get("VoilaConfiguration", {}):
             self.voila_configuration.multi_kernel_manager_class = BookKernelManager
-        if self.preload_hints and self.voila_configuration.page_config_hook is None:
-            self.voila_configuration.page_config_hook = Preloads(self.labextensions_path).hook
 
     def init_settings(self) -> dict[str, Any]:
         settings: dict[str, Any] = super().init_settings()

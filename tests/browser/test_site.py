@@ -101,21 +101,6 @@ def test_root_opens_the_home_page(page: Page, base_url: str, screenshots: Path) 
     screenshot(page, screenshots, "index.ipynb")
 
 
-def test_preload_hints_are_the_files_the_page_loads(page: Page, base_url: str) -> None:
-    """Every ``<link rel="preload">`` names a file Voilà's app then asks for (Chromium warns
-    about a hint not used within a few seconds, and the file would be fetched twice)."""
-    messages: list[str] = []
-    page.on("console", lambda message: messages.append(message.text))
-    open_page(page, base_url, "index.ipynb")
-    hints = page.eval_on_selector_all("link[rel=preload]", "links => links.map(l => l.href)")
-    assert len(hints) >= 5
-    page.wait_for_timeout(4_000)  # Chromium's "preloaded but not used" check runs after ~3 s
-    fetched = page.evaluate("() => performance.getEntriesByType('resource').map(r => r.name)")
-    for hint in hints:
-        assert fetched.count(hint) == 1, hint  # fetched once, by the hint only
-    assert [m for m in messages if "preload" in m] == []
-
-
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c.file)
 def test_home_links_to_chapter_and_chapter_to_next(
     page: Page, base_url: str, chapter: Chapter
