@@ -427,8 +427,9 @@ ATTEMPTS_TABLE
   kernel connects).
 - **Not timed, with the reason:** Voilà's `classic` template loads the same `voila.js` app
   and extensions as `lab` (same `voila_setup` macro), only its CSS differs; gzip
-  (`--Voila.tornado_settings={"compress_response": true}`, now effective: BookServer passes
-  Tornado's settings when it builds the application) only adds server CPU on loopback, and a
+  (`"Voila": {"tornado_settings": {"compress_response": true}}` in `voila.json`, now
+  effective: BookServer passes Tornado's settings when it builds the application) only adds
+  server CPU on loopback, and a
   reader moving on has the files cached; over a network a proxy's gzip shrinks the ~4 MB
   of a new reader's first page to ~1 MB (README, « Serve it publicly »); fewer widget
   models: they all arrive in one `update_states` message (20–60 ms), not where the time goes;

@@ -65,3 +65,16 @@ def test_a_file_without_a_hash_keeps_no_cache(book_url: str) -> None:
     url = f"{book_url}/voila/labextensions/bqplot/static/style.js"
     with urllib.request.urlopen(url, timeout=30) as answer:
         assert answer.headers["Cache-Control"] == "no-cache"
+
+
+def test_tornado_settings_reach_the_application() -> None:
+    """``--Voila.tornado_settings`` set at construction: gzip (``compress_response``) works."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    gzip = "--Voila.tornado_settings=compress_response=1"
+    log = ARTIFACTS / "voila-gzip.log"
+    with serve_in_background(ROOT / "book", log, *SMALL_POOLS, gzip) as server:
+        request = urllib.request.Request(
+            f"{server.url}/voila/static/voila.js", headers={"Accept-Encoding": "gzip"}
+        )
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            assert answer.headers["Content-Encoding"] == "gzip"

@@ -15,6 +15,7 @@ limit. :class:`BookServer` is Voilà itself with these changes (handlers in
   French « site complet » page (503) instead of an overloaded server;
 - the kernel-shutdown beacon of a closed page is accepted without an XSRF token;
 - kernel starts are queued, a few at a time (:mod:`akvo_widgets.site_kernels`);
+- the extensions' content-hashed files are served immutable (:mod:`akvo_widgets.site_assets`);
 - ``/akvo/ready`` says whether the pre-heated pools are full (for benchmarks and health
   checks; counts only, see :class:`~akvo_widgets.site_pages.ReadyHandler`).
 
