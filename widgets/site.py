@@ -15,6 +15,7 @@ limit. :class:`BookServer` is Voilà itself with these changes (handlers in
   French « site complet » page (503) instead of an overloaded server;
 - the kernel-shutdown beacon of a closed page is accepted without an XSRF token;
 - kernel starts are queued, a few at a time (:mod:`akvo_widgets.site_kernels`);
+- the extensions' content-hashed files are served immutable (:mod:`akvo_widgets.site_assets`);
 - ``/akvo/ready`` says whether the pre-heated pools are full (for benchmarks and health
   checks; counts only, see :class:`~akvo_widgets.site_pages.ReadyHandler`).
 
@@ -44,9 +45,10 @@ from typing import Any
 
 import jinja2
 from jupyter_server._tz import utcnow
+from jupyter_server.base.handlers import FileFindHandler
 from jupyter_server.utils import url_path_join
 from tornado import httputil, web
-from traitlets import Int, List, Unicode
+from traitlets import Bool, Int, List, Unicode
 from voila.app import Voila  # type: ignore[import-untyped]
 from voila.shutdown_kernel_handler import (  # type: ignore[import-untyped]
     VoilaShutdownKernelHandler,
@@ -58,6 +60,7 @@ from voila.tornado.kernel_websocket_handler import (  # type: ignore[import-unty
 )
 from voila.tornado.treehandler import TornadoVoilaTreeHandler  # type: ignore[import-untyped]
 
+from .site_assets import HashedAssetsHandler
 from .site_guard import GuardedKernelWebsocketHandler, RefusedHostHandler, host_allowed
 from .site_kernels import BookKernelManager
 from .site_pages import (
@@ -137,6 +140,13 @@ class BookServer(Voila):
         "['akvo.example.org']; a name starting with a dot allows its subdomains.",
     ).tag(config=True)
 
+    immutable_assets = Bool(
+        True,
+        help="Serve the front-end extensions' content-hashed files (``remoteEntry.<hash>.js``, "
+        "``<id>.<hash>.js``) as immutable: a reader's next pages take them from the cache "
+        "without asking the server again (Voilà serves them ``no-cache``).",
+    ).tag(config=True)
+
     max_readers = Int(
         60,
         help="Most reader kernels alive at once (pre-heated pool kernels not counted); "
@@ -188,6 +198,8 @@ class BookServer(Voila):
             handler = route[1]
             if handler in _UNSERVED:
                 continue
+            if handler is FileFindHandler and "labextensions" in route[0] and self.immutable_assets:
+                handler = HashedAssetsHandler
             handlers.append((route[0], _REPLACED.get(handler, handler), *route[2:]))
         if not self.notebook_path:
             home = url_path_join(self.base_url, "voila/render", HOME_PAGE)
@@ -200,8 +212,11 @@ class BookServer(Voila):
         self.connection_dir = tempfile.mkdtemp(prefix="voila_", dir=self.connection_dir_root)
         self.log.info("Storing connection files in %s.", self.connection_dir)
         settings = self.init_settings()
-        self.app = HostCheckedApplication(self.public_hosts, **settings)
-        self.app.settings.update(self.tornado_settings)
+        # Voilà updates the settings after the application is built, too late for the
+        # settings read at construction (``compress_response``: gzip).
+        self.app = HostCheckedApplication(
+            self.public_hosts, **{**settings, **self.tornado_settings}
+        )
         self.app.add_handlers(".*$", self.init_handlers())
         self.listen()
 
