@@ -235,7 +235,6 @@ class Config:
     name: str
     echo: bool
     kernel_python: str | None = None  # another Python for the kernels (e.g. ipykernel 6)
-    switch_interval: float = 0.0  # the kernels' sys.setswitchinterval (0: Python's default)
 
     @property
     def env(self) -> dict[str, str]:
@@ -279,7 +278,6 @@ def traced_server(book: Path, config: Config, scratch: Path, pools: str) -> Iter
         f"--port={port}",
         "--Voila.port_retries=0",
         f"--BookKernelManager.widget_echo={config.echo}",
-        f"--BookKernelManager.switch_interval={config.switch_interval}",
         pools,
     ]
     log = ROOT / "test-artifacts" / f"bench-roundtrip-{slug}.log"
@@ -543,11 +541,7 @@ class KernelFloor:
                 kernel_dirs=[str(kernel_spec_dir(scratch, config.kernel_python) / "kernels")]
             )
         self.manager = KernelManager(kernel_name="python3", kernel_spec_manager=specs)
-        extra = []
-        if config.switch_interval:
-            code = f"import sys; sys.setswitchinterval({config.switch_interval!r})"
-            extra = [f"--IPKernelApp.exec_lines={code}"]
-        self.manager.start_kernel(env={**os.environ, **config.env}, extra_arguments=extra)
+        self.manager.start_kernel(env={**os.environ, **config.env})
         self.client = self.manager.client()
         self.client.start_channels()
         self.client.wait_for_ready(timeout=60)
@@ -655,12 +649,6 @@ def main() -> None:
     parser.add_argument("--floor", type=int, default=200, help="floor round trips per round")
     parser.add_argument("--ipykernel6", help="a Python whose ipykernel is 6.29.x")
     parser.add_argument("--quick", action="store_true", help="smoke test, not recorded")
-    parser.add_argument(
-        "--switch-interval",
-        type=float,
-        default=0.0,
-        help="also measure kernels with this sys.setswitchinterval (s)",
-    )
     parser.add_argument("--no-echo-only", action="store_true", help="skip the echo configs")
     parser.add_argument(
         "--output", type=Path, default=RESULTS, help="where the results go (Markdown)"
@@ -669,9 +657,6 @@ def main() -> None:
     if args.quick:
         args.rounds, args.changes, args.floor = 1, 8, 30
     configs = [Config("echo (before)", True), Config("no echo (now)", False)]
-    if args.switch_interval:
-        ms = args.switch_interval * 1000
-        configs.append(Config(f"no echo, switch {ms:g} ms", False, None, args.switch_interval))
     if args.ipykernel6:
         configs += [
             Config("ipykernel 6, echo", True, args.ipykernel6),

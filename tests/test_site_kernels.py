@@ -126,20 +126,3 @@ def test_kernels_start_with_the_configured_widget_echo(
     assert seen[0] == {"VOILA_PREHEAT": "True", WIDGET_ECHO_VARIABLE: expected}
     assert seen[1][WIDGET_ECHO_VARIABLE] == expected
     assert seen[1]["PATH"] == os.environ["PATH"]
-
-
-def test_kernels_get_the_configured_switch_interval(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``switch_interval`` reaches the kernel's command line; 0 leaves it alone."""
-    seen: list[object] = []
-
-    async def start(self: AsyncMappingKernelManager, *args: object, **kwargs: object) -> str:
-        seen.append(kwargs.get("extra_arguments"))
-        return "kernel"
-
-    monkeypatch.setattr(AsyncMappingKernelManager, "start_kernel", start)
-    run(BookKernelManager(switch_interval=0.0005).start_kernel(), 30)
-    run(BookKernelManager().start_kernel(), 30)
-    assert seen == [
-        ["--IPKernelApp.exec_lines=import sys; sys.setswitchinterval(0.0005)"],
-        None,
-    ]

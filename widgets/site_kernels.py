@@ -19,7 +19,7 @@ import os
 from typing import Any
 
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
-from traitlets import Bool, Float, Int
+from traitlets import Bool, Int
 
 #: ipywidgets 8 reads this variable once, at import, in the kernel.
 WIDGET_ECHO_VARIABLE = "JUPYTER_WIDGETS_ECHO"
@@ -42,13 +42,6 @@ class BookKernelManager(AsyncMappingKernelManager):  # type: ignore[misc]
         "views share one kernel.",
     ).tag(config=True)
 
-    switch_interval = Float(
-        0.0,
-        help="The kernels' sys.setswitchinterval in seconds (0: Python's 0.005). A shorter "
-        "interval lets the kernel's IOPub thread send a widget update sooner while the main "
-        "thread is still busy.",
-    ).tag(config=True)
-
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._start_slots = asyncio.Semaphore(max(1, self.max_starting))
@@ -57,10 +50,6 @@ class BookKernelManager(AsyncMappingKernelManager):  # type: ignore[misc]
         env = dict(kwargs.get("env") or os.environ)
         env[WIDGET_ECHO_VARIABLE] = "1" if self.widget_echo else "0"
         kwargs["env"] = env
-        if self.switch_interval > 0:
-            code = f"import sys; sys.setswitchinterval({self.switch_interval!r})"
-            extra = list(kwargs.get("extra_arguments") or [])
-            kwargs["extra_arguments"] = [*extra, f"--IPKernelApp.exec_lines={code}"]
         async with self._start_slots:
             kernel_id: str = await super().start_kernel(*args, **kwargs)
             return kernel_id
