@@ -400,10 +400,6 @@ def render_report(
     return "\n".join(lines) + "\n"
 
 
-if __name__ == "__main__":
-    main()
-
-
 def latency_report(lags: dict[str, list[Lag]]) -> list[str]:
     """The control → number part of the results (its own date: it may be run alone)."""
     now = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
@@ -510,3 +506,7 @@ ROUND_TRIP_NOTES = [
     "kernel can also wait for the engine (the odds of 5 or 8 dice: 35–460 ms the first "
     "time, cached after): the « values seen before » column leaves those out.",
 ]
+
+
+if __name__ == "__main__":
+    main()
