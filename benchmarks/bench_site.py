@@ -10,8 +10,12 @@ pooled kernel has run its page), then measures:
    page, each one after the pools are warm again (a pre-heated page, as a reader gets it
    when the server is not overrun), each visit in a fresh browser context (empty cache: a
    reader's first page);
-2. for every chapter, 50 changes of one control (arrow keys on a slider) and the time from
-   the key press to the updated number in the page; p50 and p95;
+2. for every chapter, 50 changes of one control (arrow keys on a slider, pressed by
+   Playwright) and the time from the key press to the updated number, measured **in the
+   page** (:data:`KEY_TRACE`: the ``keydown`` event's ``performance.now``, the number's DOM
+   mutation seen by a ``MutationObserver``, the next animation frame after it) beside
+   Playwright's own measure (press over the DevTools protocol → text seen by polling every
+   frame), which adds the DevTools round trips; p50 and p95;
 3. in the same run, the floor of the stack: a bare ipywidgets echo (a slider whose Python
    observer copies its value into a label, no engine), served from a copy of the book
    with one extra page (``ECHO_PAGE``), measured the same way.
@@ -19,7 +23,9 @@ pooled kernel has run its page), then measures:
 Results go to ``benchmarks/results/site.md`` (targets: first render ≤ 1 s per page with a
 pre-heated kernel, latency p95 ≤ 20 ms). Usage:
 ``.venv/bin/python benchmarks/bench_site.py [--visits 3]``; ``--quick`` (one visit of a few
-pages, the echo and one probe; results printed, not recorded) is a smoke test.
+pages, the echo and one probe; results printed, not recorded) is a smoke test;
+``--latency-only`` measures the control → number part only and rewrites only that part of
+the results. ``bench_roundtrip.py`` splits one round trip into its hops.
 """
 
 from __future__ import annotations
@@ -83,6 +89,32 @@ FIRST_RENDER = """() => {
 }"""
 TEXT_CELL = '"Bonjour"'
 SLIDER_CELL = "import ipywidgets as w\nw.IntSlider(0, 0, 10)"
+#: Installed before the page's scripts: key presses and the watched number's changes (its
+#: element may be re-rendered, so the whole page is watched and the text compared;
+#: ``textContent`` forces no layout), each with the next animation frame (its paint follows).
+KEY_TRACE = """(() => {
+  const log = {keys: [], marks: []};
+  window.__keys = log;
+  document.addEventListener('keydown', () => log.keys.push(performance.now()), true);
+  window.__watch = (selector) => {
+    const text = () => {
+      const el = document.querySelector(selector);
+      return el && el.textContent;
+    };
+    let last = text();
+    new MutationObserver(() => {
+      const now = text();
+      if (now === last) return;
+      last = now;
+      const mark = {mutation: performance.now()};
+      log.marks.push(mark);
+      requestAnimationFrame(() => { mark.frame = performance.now(); });
+    }).observe(document.body, {childList: true, subtree: true, characterData: true});
+  };
+})();"""
+#: Pause after each change: ipywidgets' page holds a change back while the previous one is
+#: unanswered (kernel status idle), so changes closer than a round trip would be queued.
+SETTLE = 0.06
 ECHO_CELL = """import ipywidgets as w
 slider, label = w.IntSlider(0, 0, 10, description="Écho"), w.Label("0")
 slider.add_class("akvo-echo-slider"); label.add_class("akvo-echo-value")
@@ -142,19 +174,35 @@ def pools_for(pages: list[str]) -> str:
     return f"--VoilaKernelManager.kernel_pools_config={json.dumps(pools)}"
 
 
-def latencies(page: Page, probe: Probe) -> list[float]:
-    """Press an arrow key, wait (polling every frame) until the number changes; 50 times."""
+@dataclass(frozen=True)
+class Lag:
+    """One control change (ms): measured in the page, and by Playwright."""
+
+    to_number: float  # keydown → the number's DOM mutation
+    to_frame: float  # keydown → the next animation frame after it
+    playwright: float  # press over CDP → the changed text seen by polling every frame
+    seen: bool  # the control's value was shown before in this page (the engine's caches)
+
+
+def latencies(page: Page, probe: Probe) -> list[Lag]:
+    """Press an arrow key, wait until the number changes; 50 times (``page`` has
+    :data:`KEY_TRACE` installed)."""
     handle = page.locator(f"{probe.slider} [role='slider']")
     number = page.locator(probe.number).first
     number.wait_for(state="visible", timeout=WAIT_MS)
+    page.evaluate("(sel) => window.__watch(sel)", probe.number)
     handle.focus()
     value, step, out = probe.low, 1, []
     for _ in range(probe.high - probe.low):  # start from the slider's minimum
         handle.press("ArrowLeft")
     time.sleep(0.5)
-    while len(out) < CHANGES:
+    seen = {probe.low}
+    for _ in range(3 * CHANGES):
+        if len(out) >= CHANGES:
+            break
         if not probe.low <= value + step <= probe.high:
             step = -step
+        page.evaluate("() => { window.__keys.keys = []; window.__keys.marks = []; }")
         before = number.inner_text()
         start = time.perf_counter()
         handle.press("ArrowRight" if step > 0 else "ArrowLeft")
@@ -164,10 +212,17 @@ def latencies(page: Page, probe: Probe) -> list[float]:
             polling="raf",
             timeout=WAIT_MS,
         )
-        elapsed = time.perf_counter() - start
+        elapsed = (time.perf_counter() - start) * 1000
         value += step
-        if number.inner_text() != before:
-            out.append(elapsed)
+        time.sleep(SETTLE)
+        log = page.evaluate("() => window.__keys")
+        marks = [m for m in log["marks"] if "frame" in m]
+        if log["keys"] and marks:
+            key = log["keys"][0]
+            mark = marks[0]
+            lag = Lag(mark["mutation"] - key, mark["frame"] - key, elapsed, value in seen)
+            out.append(lag)
+        seen.add(value)
     return out
 
 
@@ -236,8 +291,17 @@ def main() -> None:
         help="with --compare: Chromium adds this round-trip latency to every request (a "
         "reader over a network instead of loopback)",
     )
+    parser.add_argument(
+        "--latency-only",
+        action="store_true",
+        help="control latencies only; rewrites only that part of the results",
+    )
     args = parser.parse_args()
-    pages = list(args.pages or (QUICK_PAGES if args.quick else (*FLOOR_PAGES, *PAGES)))
+    pages = (
+        []
+        if args.latency_only
+        else list(args.pages or (QUICK_PAGES if args.quick else (*FLOOR_PAGES, *PAGES)))
+    )
     visits = 1 if args.quick else args.visits
     if args.compare:
         compare(pages, visits, args.base, args.compare, args.latency)
@@ -248,29 +312,42 @@ def main() -> None:
     log = ROOT / "test-artifacts" / "bench-voila.log"
     log.parent.mkdir(exist_ok=True)
     pools = pools_for([*pages, *(p.page for p in probes)])
-    lags: dict[str, list[float]] = {}
+    lags: dict[str, list[Lag]] = {}
     with (
         tempfile.TemporaryDirectory() as scratch,
         background_server(book_with_bench_pages(Path(scratch)), log, pools) as base,
         sync_playwright() as playwright,
     ):
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        renders, warm = first_renders(browser, {"": base}, pages, visits)
+        renders, warm = (
+            first_renders(browser, {"": base}, pages, visits) if pages else ({"": {}}, {"": {}})
+        )
         for probe in () if renders_only else probes:
             wait_for_pools(base, POOL_WAIT)
             page = browser.new_page()
+            page.add_init_script(KEY_TRACE)
             page.goto(f"{base}/voila/render/{probe.page}")
             lags[probe.page] = latencies(page, probe)
             page.close()
         browser.close()
     report = render_report(renders[""], warm[""], lags, visits)
+    if args.latency_only:
+        report = with_latency_part(RESULTS.read_text(), report)
+    elif not lags:
+        report = keep_latency_part(report)
     if not (args.quick or args.pages):
-        RESULTS.write_text(report if lags else keep_latency_part(report))
+        RESULTS.write_text(report)
     print(report)
 
 
 Times = dict[str, dict[str, list[float]]]
 LATENCY_HEADING = "## Control change → updated number"
+
+
+def with_latency_part(previous: str, report: str) -> str:
+    """``previous`` results with their control → number part (to the end) from ``report``."""
+    head = previous.split(LATENCY_HEADING, 1)[0]
+    return head + report[report.index(LATENCY_HEADING) :]
 
 
 def keep_latency_part(report: str) -> str:
@@ -511,7 +588,7 @@ ATTEMPTS_TABLE = "\n".join(
 def render_report(
     renders: dict[str, list[float]],
     warm: dict[str, list[float]],
-    lags: dict[str, list[float]],
+    lags: dict[str, list[Lag]],
     visits: int,
 ) -> str:
     now = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
@@ -559,44 +636,117 @@ def render_report(
         "",
         *ATTEMPTS_NOTES.replace("ATTEMPTS_TABLE", ATTEMPTS_TABLE).strip().splitlines(),
         "",
+    ]
+    lines += latency_report(lags)
+    return "\n".join(lines) + "\n"
+
+
+def latency_report(lags: dict[str, list[Lag]]) -> list[str]:
+    """The control → number part of the results (its own date: it may be run alone)."""
+    now = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    loads = " / ".join(f"{x:.1f}" for x in os.getloadavg())
+    lines = [
         f"## Control change → updated number ({CHANGES} changes per page)",
         "",
-        f"Target: p95 ≤ {LATENCY_TARGET_MS:.0f} ms. Measured from the arrow-key press (sent by "
-        "Playwright) to the frame where the number's text has changed: kernel round trip, "
-        "engine, widget update and repaint.",
+        f"Measured {now}, load average at the end {loads} (1/5/15 min). Target: p95 ≤ "
+        f"{LATENCY_TARGET_MS:.0f} ms. Playwright presses an arrow key on a slider; each change "
+        "is timed three ways:",
         "",
-        "| Page | p50 (ms) | p95 (ms) | max (ms) | target met |",
-        "|---|---|---|---|---|",
+        "- **key → number** (in the page): from the `keydown` event to the DOM mutation of "
+        "the number (`performance.now`, `MutationObserver`): the whole stack — widget, "
+        "websocket, server, kernel, handler and engine, back, widget view;",
+        "- **key → frame** (in the page): to the next animation frame after that mutation, "
+        "the frame whose paint shows the number (the display's cadence: at 60 Hz up to "
+        "16.7 ms more, set by the browser, not by the stack);",
+        "- **Playwright**: from sending the press over the DevTools protocol to seeing the "
+        "new text by polling every frame (the method used before 2026-12-01: it adds the "
+        "DevTools round trips and the polling to the stack's time).",
+        "",
+        f"Changes are {SETTLE * 1000:.0f} ms apart (each its own round trip: ipywidgets' page "
+        "holds a change back while the previous one is unanswered). The bare echo is an "
+        "`IntSlider` whose Python observer copies its value into a `Label`, no engine, served "
+        "from the same server in the same run.",
+        "",
+        "The first change to each value in a page may wait for the engine (its caches are "
+        "per kernel; e.g. the dice odds of 5 or 8 dice take 0.1–0.5 s to compute the first "
+        "time): the *values seen before* column leaves those out — the stack's own latency.",
+        "",
+        "| Page | key → number p50 (ms) | p95 (ms) | key → frame p50 (ms) | p95 (ms) "
+        "| Playwright p50 (ms) | p95 (ms) | key → number p95, values seen before (ms) "
+        "| p95 ≤ 20 ms (number / frame / seen before) |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for file, values in lags.items():
-        file = f"bare echo (`{file}`, no engine)" if file == ECHO_PAGE else file
-        p50, p95 = percentile(values, 0.5) * 1000, percentile(values, 0.95) * 1000
-        ok = "yes" if p95 <= LATENCY_TARGET_MS else "NO"
-        lines.append(f"| {file} | {p50:.0f} | {p95:.0f} | {max(values) * 1000:.0f} | {ok} |")
-    lines += [
-        "",
-        "## Where a round trip goes",
-        "",
-        "Path of one change: key press → ipywidgets sends a `comm_msg` (v1 binary frame) on "
-        "the kernel websocket → Tornado (`GuardedKernelWebsocketHandler`) → ZMQ shell socket → "
-        "kernel: traitlets observer, engine, new widget state → `comm_msg` on IOPub → server → "
-        "websocket → widget manager → DOM → repaint (the frame where the text has changed).",
-        "",
-        "- **Nagle + delayed ACK (~40 ms, removed).** Tornado does not set `TCP_NODELAY` on "
-        "websockets; a widget update is several small writes, and the second one waited for "
-        "the browser's delayed ACK. `GuardedKernelWebsocketHandler.open` now sets it "
-        "(configuration, no fork). This was most of the ~50 ms floor of a bare echo.",
-        "- **What is left** is the bare echo row above: two websocket hops, two ZMQ hops, the "
-        "kernel's message loop (ipykernel handles the comm message and publishes status "
-        "busy/idle around it), JSON (de)serialisation on both sides, and one browser frame "
-        "(≤ 16.7 ms at 60 Hz: the number is read on the next animation frame). The book's "
-        "controls add the engine (cached, microseconds) and the widget's re-render (HTML "
-        "tables, bqplot marks).",
-        "- **Measurement limits.** Playwright's key press itself goes through the DevTools "
-        "protocol; the machine is shared (see the load average above), so p95 includes "
-        "scheduling delays of a 2-core machine running other work.",
-    ]
-    return "\n".join(lines) + "\n"
+        name = f"bare echo (`{file}`, no engine)" if file == ECHO_PAGE else file
+        cells = []
+        verdicts = []
+        for attribute in ("to_number", "to_frame", "playwright"):
+            series = [getattr(v, attribute) for v in values]
+            p95 = percentile(series, 0.95)
+            cells.append(f"{percentile(series, 0.5):.1f} | {p95:.1f}")
+            if attribute != "playwright":
+                verdicts.append("yes" if p95 <= LATENCY_TARGET_MS else "NO")
+        again = [v.to_number for v in values if v.seen]
+        p95_again = percentile(again, 0.95) if again else float("nan")
+        cells.append(f"{p95_again:.1f} ({len(again)} changes)")
+        verdicts.append("yes" if p95_again <= LATENCY_TARGET_MS else "NO")
+        lines.append(f"| {name} | " + " | ".join(cells) + f" | {' / '.join(verdicts)} |")
+    lines += ROUND_TRIP_NOTES
+    return lines
+
+
+#: Where a round trip goes: from ``bench_roundtrip.py`` (``results/roundtrip.md``).
+ROUND_TRIP_NOTES = [
+    "",
+    "## Where a round trip goes",
+    "",
+    "Measured hop by hop with `benchmarks/bench_roundtrip.py` (details, floors and every "
+    "attempt in `results/roundtrip.md`; 2026-12-01, load average 6 on the 2 shared cores). "
+    "A bare echo, ipywidgets' echo off, p50 / p95 in ms, all hops on one clock:",
+    "",
+    "| Hop | p50 | p95 |",
+    "|---|---|---|",
+    "| keydown → `comm_msg` handed to the websocket | 1.0 | 1.8 |",
+    "| browser → server (websocket) | 1.4 | 8.0 |",
+    "| server: frame checked, sent to the kernel | 0.3 | 0.4 |",
+    "| → the kernel starts it (ZMQ, ipykernel 7's shell-channel thread → main thread) "
+    "| 2.3 | 7.7 |",
+    "| kernel: the handler runs, the update is created | 0.8 | 5.0 |",
+    "| → server (the kernel's IOPub thread, ZMQ) | 3.7 | 12.3 |",
+    "| server: written to the browser | 0.3 | 5.5 |",
+    "| server → browser (websocket) | 1.2 | 5.9 |",
+    "| browser: decode, model, view → the number in the DOM | 0.5 | 0.9 |",
+    "| **keydown → number**, measured whole | **15.3** | **29.5** |",
+    "| → next animation frame (paint) | 6.1 | 14.8 |",
+    "",
+    "- **Floors in the same run:** websocket echo Chromium ↔ Tornado (`TCP_NODELAY`) "
+    "1.6 / 7.2 ms; a comm round trip from Python over ZMQ against the same kernel "
+    "2.8 / 5.8 ms. About 4–5 ms p50 of the 15 ms is transport; the rest is the wake-ups of "
+    "the processes and threads one change crosses (Chromium's renderer and network "
+    "service, the server, three kernel threads, the server again), each waiting for a core "
+    "that other work keeps busy: they make the p95.",
+    "- **Removed:** Nagle + delayed ACK (~40 ms, `TCP_NODELAY` on the kernel websocket); "
+    "ipywidgets' echo (`BookKernelManager.widget_echo=False`: `JUPYTER_WIDGETS_ECHO=0` in "
+    "every kernel, one message fewer per change, p50 −1 ms in the same run); Playwright's "
+    "own DevTools round trips and polling (~20 ms p50) are no longer counted as the "
+    "stack's latency (the Playwright column above).",
+    "- **Tried, not kept:** ipykernel 6.29.5 instead of 7.4.0 (no shell-channel thread): "
+    "no difference on the bare echo, ≤ 2 ms on the transport hops, not worth a pin to an "
+    "older kernel; the kernels' GIL switch interval at 0.5 ms: no consistent effect in two "
+    "runs.",
+    "- **Cannot go:** the kernel's status busy/idle messages (ipywidgets' page sends a "
+    "held-back change when `idle` arrives); HMAC signing costs < 0.1 ms per change (kept); "
+    "the server forwards v1 frames without re-serialising them (0.3 ms in, 0.3 ms out); "
+    "nothing to batch (each message is written at once, and the number's update is the "
+    "first message each handler sends); the paint waits for the display's next frame.",
+    "- **The key fact:** on this shared 2-core machine the bare echo's own p95 in the page "
+    "is 28–33 ms (load average 6), above 20 ms before any engine or widget work, and what "
+    "is left cannot be removed without forking the stack (ipykernel 7's threads, the "
+    "status messages, the transport). The p50 is ~15 ms. Meeting p95 ≤ 20 ms needs cores "
+    "not shared with other work. In the book, the first change to a value in a fresh "
+    "kernel can also wait for the engine (the odds of 5 or 8 dice: 35–460 ms the first "
+    "time, cached after): the « values seen before » column leaves those out.",
+]
 
 
 if __name__ == "__main__":

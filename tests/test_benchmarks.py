@@ -19,7 +19,14 @@ BENCHMARKS = sorted((ROOT / "benchmarks").glob("bench_*.py"))
 
 def test_the_benchmarks_are_found() -> None:
     names = {path.stem for path in BENCHMARKS}
-    assert {"bench_match", "bench_lab", "bench_site", "bench_load", "bench_play"} <= names
+    assert {
+        "bench_match",
+        "bench_lab",
+        "bench_site",
+        "bench_load",
+        "bench_play",
+        "bench_roundtrip",
+    } <= names
 
 
 @pytest.mark.parametrize("path", BENCHMARKS, ids=lambda path: path.stem)

@@ -5,13 +5,14 @@ The server runs with a cap of 2 reader kernels and a culling timeout of a few se
 page past the cap, the shutdown of a kernel no browser connected to, the survival of a
 connected one, the page served again once a kernel is freed, and the shutdown of the
 kernel of a reader who left (websocket closed). And, without a server, kernel starts
-queued a few at a time.
+queued a few at a time, and their environment (widget echo off unless configured).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import time
 from collections.abc import Iterator
 
@@ -22,7 +23,7 @@ from tornado.websocket import websocket_connect
 
 from akvo_widgets.site import RunningServer, serve_in_background
 from akvo_widgets.site_guard import V1_PROTOCOL
-from akvo_widgets.site_kernels import BookKernelManager
+from akvo_widgets.site_kernels import WIDGET_ECHO_VARIABLE, BookKernelManager
 from tests.test_site_security import ARTIFACTS, ROOT, channels_url, fetch, open_kernel, run
 
 IDLE_TIMEOUT = 4  # seconds without activity before an unconnected kernel is shut down
@@ -102,3 +103,26 @@ def test_kernel_starts_are_queued(monkeypatch: pytest.MonkeyPatch) -> None:
 
     assert run(burst(), 30) == ["kernel"] * 7
     assert peak == 2
+
+
+@pytest.mark.parametrize(("echo", "expected"), [(False, "0"), (True, "1")])
+def test_kernels_start_with_the_configured_widget_echo(
+    monkeypatch: pytest.MonkeyPatch, echo: bool, expected: str
+) -> None:
+    """The kernel's environment says whether ipywidgets echoes; Voilà's variables stay."""
+    seen: list[dict[str, str]] = []
+
+    async def start(self: AsyncMappingKernelManager, *args: object, **kwargs: object) -> str:
+        env = kwargs["env"]
+        assert isinstance(env, dict)
+        seen.append(env)
+        return "kernel"
+
+    monkeypatch.setattr(AsyncMappingKernelManager, "start_kernel", start)
+    monkeypatch.setenv(WIDGET_ECHO_VARIABLE, "1" if expected == "0" else "0")  # overridden
+    manager = BookKernelManager(widget_echo=echo)
+    run(manager.start_kernel(env={"VOILA_PREHEAT": "True"}), 30)
+    run(manager.start_kernel(), 30)  # no env given: the server's, plus the echo setting
+    assert seen[0] == {"VOILA_PREHEAT": "True", WIDGET_ECHO_VARIABLE: expected}
+    assert seen[1][WIDGET_ECHO_VARIABLE] == expected
+    assert seen[1]["PATH"] == os.environ["PATH"]

@@ -1,23 +1,33 @@
-"""The book server's kernel manager: kernel starts queued a few at a time.
+"""The book server's kernel manager: kernel starts queued, widget echo off.
 
 At start-up Voilà fills every pre-heated pool at once (dozens of kernels with ``make book``'s
 pools) and a burst of readers past the pools starts one kernel each, all together. On two
 cores, dozens of Python processes importing at the same time each take minutes, pass their
 start-up timeout and leave pages without widgets. Queued, each kernel starts in about a
 second and the first readers are served first.
+
+Every kernel starts with ``JUPYTER_WIDGETS_ECHO=0`` (unless configured otherwise): ipywidgets
+8 then does not echo each value a reader sets back to the page before running the handlers,
+one message fewer on every round trip (``benchmarks/results/roundtrip.md``). The echo keeps
+several views of one widget in step; a book page is one reader's view of its own kernel.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 from typing import Any
 
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
-from traitlets import Int
+from traitlets import Bool, Int
+
+#: ipywidgets 8 reads this variable once, at import, in the kernel.
+WIDGET_ECHO_VARIABLE = "JUPYTER_WIDGETS_ECHO"
 
 
 class BookKernelManager(AsyncMappingKernelManager):  # type: ignore[misc]
-    """Jupyter's kernel manager with at most ``max_starting`` kernels starting at once."""
+    """Jupyter's kernel manager: at most ``max_starting`` kernels starting at once, and
+    each kernel's widget echo as ``widget_echo`` says."""
 
     max_starting = Int(
         3,
@@ -25,11 +35,21 @@ class BookKernelManager(AsyncMappingKernelManager):  # type: ignore[misc]
         "number of cores); the others wait their turn.",
     ).tag(config=True)
 
+    widget_echo = Bool(
+        False,
+        help="Let ipywidgets echo every value a reader sets back to the page "
+        "(JUPYTER_WIDGETS_ECHO): one more message per change, only useful when several "
+        "views share one kernel.",
+    ).tag(config=True)
+
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._start_slots = asyncio.Semaphore(max(1, self.max_starting))
 
     async def start_kernel(self, *args: Any, **kwargs: Any) -> str:  # type: ignore[override]
+        env = dict(kwargs.get("env") or os.environ)
+        env[WIDGET_ECHO_VARIABLE] = "1" if self.widget_echo else "0"
+        kwargs["env"] = env
         async with self._start_slots:
             kernel_id: str = await super().start_kernel(*args, **kwargs)
             return kernel_id

@@ -329,6 +329,25 @@ def test_controls_update_the_odds(
         click_a_mage(page, *BOARD_CLICKS[chapter.file])
 
 
+def test_quick_presses_land_on_the_last_value(page: Page, base_url: str) -> None:
+    """Five key presses in a row: the number and the slider end on the fifth value.
+
+    The kernels run without ipywidgets' echo (``BookKernelManager.widget_echo``): the page
+    holds changes back while one is unanswered and must still end where the reader stopped,
+    with no value bouncing back.
+    """
+    open_page(page, base_url, "des.ipynb")
+    shown = page.locator(".akvo-roll-success").first
+    expect(shown).to_have_text(_same_text(percent(roll(12).success)), timeout=WAIT)
+    _press(page, ".akvo-roll-threshold", "ArrowRight", 5)  # 12 → 17, without waiting
+    expect(shown).to_have_text(_same_text(percent(roll(17).success)), timeout=WAIT)
+    readout = page.locator(".akvo-roll-threshold .widget-readout")
+    expect(readout).to_have_text("17", timeout=WAIT)
+    page.wait_for_timeout(1000)  # a late echo or update would move them back
+    expect(readout).to_have_text("17")
+    expect(shown).to_have_text(_same_text(percent(roll(17).success)))
+
+
 # --- Reference pages: the aide-mémoire prints on one A4 sheet ------------------------------
 
 PDF_PAGE = re.compile(rb"/Type\s*/Page\b")
