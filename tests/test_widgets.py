@@ -8,6 +8,7 @@ from fractions import Fraction
 
 import pytest
 
+from akvo import dice as dice_engine
 from akvo.config import RulesConfig
 from akvo.dice import roll
 from akvo.duel import rune_duel
@@ -108,6 +109,13 @@ def test_roll_calculator_starts_on_the_engine_values() -> None:
     assert calc.odds == odds
     assert shown(calc.result.value, "akvo-roll-success") == percent(odds.success)
     assert shown(calc.result.value, "akvo-roll-success-fraction") == fraction(odds.success)
+
+
+def test_roll_calculator_enumerates_every_dice_count_before_a_reader_picks_one() -> None:
+    dice_engine.clear_caches()
+    calc = RollCalculator()
+    enumerated = dice_engine._enumeration.cache_info().currsize
+    assert enumerated == calc.dice.max - calc.dice.min + 1 == 8
 
 
 @pytest.mark.parametrize(
