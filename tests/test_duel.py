@@ -144,3 +144,11 @@ def test_importing_the_engine_does_not_import_scipy() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_a_duel_asked_again_reuses_its_solved_game() -> None:
+    first = rune_duel("mage", 2, 3)
+    hits = solve_zero_sum.cache_info().hits
+    again = rune_duel("mage", 2, 3)
+    assert solve_zero_sum.cache_info().hits == hits + 1
+    assert again == first
