@@ -65,7 +65,7 @@ from bench_site import (
     PROBES,
     ROOT,
     Probe,
-    book_with_echo_page,
+    book_with_bench_pages,
     machine,
     percentile,
     pools_for,
@@ -671,7 +671,7 @@ def main() -> None:
     widget: dict[str, list[tuple[float, float]]] = {}
     with tempfile.TemporaryDirectory() as folder, sync_playwright() as playwright:
         scratch = Path(folder)
-        book = book_with_echo_page(scratch)
+        book = book_with_bench_pages(scratch)
         pools = pools_for([p.page for p in probes])
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
         with _servers(book, configs, scratch, pools) as servers:
