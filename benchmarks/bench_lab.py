@@ -28,6 +28,7 @@ import multiprocessing
 import os
 import platform
 import statistics
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -209,7 +210,17 @@ def main() -> None:
     print("\n".join(lines))
     if args.record or not args.quick:
         RESULTS.parent.mkdir(parents=True, exist_ok=True)
-        RESULTS.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        RESULTS.write_text("\n".join(lines) + "\n" + _notes(), encoding="utf-8")
+
+
+#: The line after which benchmarks/results/lab.md holds notes written by hand (the
+#: investigations behind the numbers), kept when the benchmark records a new run.
+NOTES = "<!-- notes written by hand: kept when bench_lab.py records a new run -->"
+
+
+def _notes() -> str:
+    old = RESULTS.read_text(encoding="utf-8") if RESULTS.exists() else ""
+    return old[old.index(NOTES) :] if NOTES in old else ""
 
 
 @dataclass
@@ -230,6 +241,12 @@ class Scaling:
             done[step] = run(int(count), n, warm)
         self.plain.append((done["plain 1"], done["plain 2"]))
         self.dask.append((done["dask 1"], done["dask 2"]))
+        print(
+            f"pair {len(self.dask)}: plain {self.plain_speedups()[-1]:.2f} ×, "
+            f"Dask {self.dask_speedups()[-1]:.2f} ×",
+            file=sys.stderr,
+            flush=True,
+        )
 
     def plain_speedups(self) -> list[float]:
         return [two[0] / one[0] for one, two in self.plain]
