@@ -107,8 +107,8 @@ def _chunks(n: int, workers: int, chunk: int | None) -> list[tuple[int, int]]:
 #: Dask's own periodic work, trimmed on the LocalCluster the lab starts (its workers are
 #: single-threaded and busy with CPU-bound matches; every wake-up of a worker's event loop
 #: takes the GIL from the match being played, and the cluster's event loop shares the cores
-#: with the workers). Measured on 2 cores: the defaults cost about 16 % of a core, these
-#: about 5 % (benchmarks/results/lab.md). Pass a ``client`` for any other configuration.
+#: with the workers). Measured on 2 cores: the defaults cost 15–18 % of a core, these
+#: 4–10 % (benchmarks/results/lab.md). Pass a ``client`` for any other configuration.
 LEAN_CONFIG = {
     "distributed.worker.profile.enabled": False,  # a stack sample every 10 ms per worker
     "distributed.admin.tick.interval": "1s",  # event-loop lag check, every 20 ms by default
