@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pytest
 from scipy import stats
@@ -15,6 +16,7 @@ from akvo.lab import (
     LabError,
     Results,
     compare,
+    dask_client,
     mean_interval,
     paired,
     parse_rules,
@@ -24,6 +26,7 @@ from akvo.lab import (
     simulate,
 )
 from akvo.lab.play import MatchSpec, match_seed, play_indexed, play_one
+from akvo.lab.run import LARGEST_CHUNK, LEAN_CONFIG, SMALLEST_CHUNK, _chunks
 from akvo.match.state import replay
 from akvo.teams import preset_team
 
@@ -61,6 +64,35 @@ def test_one_and_two_dask_workers_give_identical_results(small: Results) -> None
             progress=False,
         )
         assert run.rows == small.rows
+
+
+def test_default_dask_chunks_shrink_towards_the_end_and_cover_every_match(
+    small: Results,
+) -> None:
+    for n, workers in ((2000, 2), (2000, 1), (10_000, 2), (7, 2), (1, 3)):
+        bounds = _chunks(n, workers, None)
+        assert [start for start, _ in bounds] == [0, *(stop for _, stop in bounds[:-1])]
+        assert bounds[-1][1] == n
+        sizes = [stop - start for start, stop in bounds]
+        assert sizes == sorted(sizes, reverse=True)  # big chunks first, small ones last
+        assert max(sizes) <= LARGEST_CHUNK
+        assert sizes[-1] <= SMALLEST_CHUNK  # the idle tail: at most a small chunk
+    assert [stop - start for start, stop in _chunks(2000, 2, None)][:3] == [125, 118, 110]
+    assert _chunks(8, 2, 3) == [(0, 3), (3, 6), (6, 8)]  # an explicit chunk size is kept
+    guided = simulate("perrockiss", "fish-tank", ("random", "greedy"), None, 8, seed=5,
+                      workers=2, processes=False, progress=False)  # fmt: skip
+    assert guided.rows == small.rows
+
+
+def test_the_lab_cluster_trims_dasks_periodic_work() -> None:
+    def periodic(dask_worker: Any) -> tuple[list[str], float]:
+        return sorted(dask_worker.periodic_callbacks), dask_worker._tick_interval
+
+    with dask_client(1, processes=False) as client:
+        ((callbacks, tick),) = client.run(periodic).values()
+    assert "heartbeat" in callbacks and "profile" not in callbacks  # no 10 ms stack samples
+    assert tick == 1.0  # the event-loop lag check, every second instead of every 20 ms
+    assert LEAN_CONFIG["distributed.worker.profile.enabled"] is False
 
 
 def test_a_match_depends_only_on_its_seed_and_index() -> None:

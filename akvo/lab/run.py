@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import math
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -79,15 +80,41 @@ def _meta(spec: MatchSpec, team_a: Team | str, team_b: Team | str, n: int) -> di
     }
 
 
-#: Chunks per worker: enough that the last chunks leave little idle time at the end of a run
-#: (a worker waits at most one small chunk for the other), few enough that Dask's per-task
-#: cost stays small.
-CHUNKS_PER_WORKER = 24
+#: Chunk sizes shrink as a run goes (guided self-scheduling): each chunk is this fraction of
+#: what remains per worker, between :data:`SMALLEST_CHUNK` and :data:`LARGEST_CHUNK` matches.
+#: Big chunks first keep Dask's per-task cost small; the last chunks are two matches, so
+#: the worker that finishes first waits only for a short one (the idle tail at the end of a
+#: run), however short or long a match is.
+CHUNK_SHARE = 1 / 8
+SMALLEST_CHUNK = 2
+LARGEST_CHUNK = 200
 
 
 def _chunks(n: int, workers: int, chunk: int | None) -> list[tuple[int, int]]:
-    size = chunk or max(1, min(200, -(-n // max(1, workers * CHUNKS_PER_WORKER))))
-    return [(start, min(n, start + size)) for start in range(0, n, size)]
+    """``(start, stop)`` ranges covering ``0 … n - 1``: of size ``chunk`` if given, else
+    shrinking towards the end of the run."""
+    bounds: list[tuple[int, int]] = []
+    start = 0
+    while start < n:
+        left = n - start
+        guided = math.ceil(left * CHUNK_SHARE / max(1, workers))
+        size = chunk or max(SMALLEST_CHUNK, min(LARGEST_CHUNK, guided))
+        bounds.append((start, min(n, start + size)))
+        start += size
+    return bounds
+
+
+#: Dask's own periodic work, trimmed on the LocalCluster the lab starts (its workers are
+#: single-threaded and busy with CPU-bound matches; every wake-up of a worker's event loop
+#: takes the GIL from the match being played, and the cluster's event loop shares the cores
+#: with the workers). Measured on 2 cores: the defaults cost 15–18 % of a core, these
+#: 4–10 % (benchmarks/results/lab.md). Pass a ``client`` for any other configuration.
+LEAN_CONFIG = {
+    "distributed.worker.profile.enabled": False,  # a stack sample every 10 ms per worker
+    "distributed.admin.tick.interval": "1s",  # event-loop lag check, every 20 ms by default
+    "distributed.admin.system-monitor.interval": "5s",  # dashboard figures, every 0.5 s
+    "distributed.worker.memory.monitor-interval": "1s",  # memory limit check, every 0.1 s
+}
 
 
 @contextlib.contextmanager
@@ -114,18 +141,24 @@ def dask_client(
     count = workers if workers is not None else (os.cpu_count() or 1)
     # Processes talk over TCP on the loopback only; threads share this process (inproc).
     where = {"host": "127.0.0.1"} if processes else {}
-    with (
-        dist.LocalCluster(
+    with _dask().config.set(LEAN_CONFIG):  # read as the cluster and its workers start
+        cluster = dist.LocalCluster(
             n_workers=count,
             threads_per_worker=1,
             processes=processes,
             dashboard_address="127.0.0.1:0",  # its HTTP endpoints: loopback, any free port
             silence_logs=logging.CRITICAL,  # a closing cluster logs harmless heartbeat errors
             **where,
-        ) as cluster,
-        dist.Client(cluster) as local,
-    ):
+        )
+    with cluster, dist.Client(cluster) as local:
         yield local
+
+
+def _dask() -> Any:
+    """dask, imported on first use (for its configuration)."""
+    import dask
+
+    return dask
 
 
 def _distributed() -> Any:
