@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import random
 
 import pytest
@@ -171,3 +172,35 @@ def test_neighbours_change_one_token() -> None:
     assert "orders TTTA AT-B" in near and "orders ATTA TT" in near
     legal = _b_programs("orders AAAA AA").legal
     assert all(action in legal for action in near)
+
+
+#: SHA-256 (first 16 hex digits) of the histories and scores of the seeded matches of
+#: :func:`_greedy_histories`, recorded before the greedy bot was made faster (commit
+#: 7a249da): any change of a single decision changes it. Identical compiled and pure.
+GREEDY_HISTORIES = "9cf57db612ace8d4"
+
+
+def _greedy_histories(count: int) -> str:
+    rules = (
+        RulesConfig(),
+        RulesConfig(mouvement_rune="separate", ship_advance_runes="per_order"),
+        RulesConfig(grimoire="swapped", rune_u="names_only", prodige="all", weather="coin"),
+    )
+    teams = ("perrockiss", "tortues-carets", "foufous", "iragwak", "fish-tank", "pink-star")
+    digest = hashlib.sha256()
+    for seed in range(count):
+        team_a, team_b = teams[seed % 6], teams[(seed // 6 + seed + 1) % 6]
+        other = "greedy" if seed % 3 else "random"
+        bots = (make_bot("greedy", seed), make_bot(other, seed + 1000))
+        if seed % 2:
+            bots = (bots[1], bots[0])
+        state = play_match(seed, team_a, team_b, rules[seed % 3], bots, log=False)
+        digest.update(repr((state.history, state.scores)).encode())
+    return digest.hexdigest()[:16]
+
+
+def test_greedy_decisions_are_those_recorded() -> None:
+    """Seeded greedy-vs-greedy and greedy-vs-random matches (both seats, six teams, three
+    rules variants) play exactly as recorded: the bot's caches and tables change its speed,
+    never a decision."""
+    assert _greedy_histories(90) == GREEDY_HISTORIES

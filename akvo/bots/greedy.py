@@ -21,17 +21,15 @@ Thresholds fall as the match goes on: a rune or Ultime unused at the end is wast
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import Final
 
 from akvo.bots.values import (
-    SHOT_RUNE,
     best_worth,
-    resolution_sides,
-    shot_value,
+    resolution_key,
+    rune_gain,
+    split_target_worths,
     target_worths,
     ultime_gains,
-    with_rune,
 )
 from akvo.match.actions import (
     ADVANCE,
@@ -87,8 +85,7 @@ from akvo.match.preview import CHEST_NAME
 from akvo.match.roster import ATTAQUE, CONFUSION, DEFENSE, MOUVEMENT
 from akvo.match.roster import RELANCE as RELANCE_CAT
 from akvo.match.state import MatchState
-from akvo.rules import DISTANCES, TIE_BREAK_TURNS, tier_for_turn
-from akvo.shots import Side
+from akvo.rules import DISTANCES
 
 #: A unit programs Tirer when its best target now is worth at least this (points).
 SHOOT_MIN: Final = 0.05
@@ -100,6 +97,17 @@ _ULTIME_EFFECTS: Final = {
 #: Prodige: which spent rune to take back first.
 _RECOVER_ORDER: Final = (ATTAQUE, RELANCE_CAT, CONFUSION, DEFENSE, MOUVEMENT)
 _LATERAL_UNITS: Final = (0, 1, 3, 4)
+# The engine's constants read here, as mypyc reads them fastest: ints as Final ints, tables
+# read with a variable index as lists (a Final tuple of ints is unboxed into a C struct,
+# then boxed into a new tuple at each such read).
+_SHIP_AA: Final[int] = SHIP_AA
+_SHIP_TT: Final[int] = SHIP_TT
+_SHIP_AT_B: Final[int] = SHIP_AT_B
+_SHIP_AT_L: Final[int] = SHIP_AT_L
+_SHIP_TOKENS: Final[list[str]] = list(SHIP_TOKENS)
+_UNIT_OF: Final[list[int]] = list(UNIT_OF_CHAR)
+_FIRST_CHAR: Final[list[int]] = [chars[0] for chars in CHARS_OF_UNIT]
+_FORWARD: Final[list[int]] = list(FORWARD)
 _UNIT_OF_ACTIVATION: Final = {f"activate {name}": unit for name, unit in UNIT_OF_NAME.items()}
 _CHEST_ACTION: Final = f"shoot {CHEST_NAME}"
 _MAX_RANGE: Final = DISTANCES[-1]
@@ -155,7 +163,7 @@ class GreedyBot:
 
     # --- orders and activations ------------------------------------------------------------
     def _wants_to_shoot(self, state: MatchState, side: int, character: int) -> bool:
-        if not room_ahead(state, side, UNIT_OF_CHAR[character]):
+        if not room_ahead(state, side, _UNIT_OF[character]):
             return True
         return best_worth(state, side, character) >= SHOOT_MIN
 
@@ -163,19 +171,19 @@ class GreedyBot:
         """The orders of ``side`` (default: the side programming now), from public data."""
         side = state.side if side is None else side
         lateral = "".join(
-            "T" if self._wants_to_shoot(state, side, CHARS_OF_UNIT[u][0]) else "A"
+            "T" if self._wants_to_shoot(state, side, _FIRST_CHAR[u]) else "A"
             for u in _LATERAL_UNITS
         )
         barreur = self._wants_to_shoot(state, side, BARREUR)
         lanceur = self._wants_to_shoot(state, side, LANCEUR)
         if barreur and lanceur:
-            ship = SHIP_TT
+            ship = _SHIP_TT
         elif barreur or lanceur:
             better_b = best_worth(state, side, BARREUR) >= best_worth(state, side, LANCEUR)
-            ship = SHIP_AT_B if better_b else SHIP_AT_L
+            ship = _SHIP_AT_B if better_b else _SHIP_AT_L
         else:
-            ship = SHIP_AA
-        return f"orders {lateral} {SHIP_TOKENS[ship]}"
+            ship = _SHIP_AA
+        return f"orders {lateral} {_SHIP_TOKENS[ship]}"
 
     def activation(self, state: MatchState) -> str:
         side = state.side
@@ -196,10 +204,10 @@ class GreedyBot:
                 continue
             worth = 0.0
             if unit == SHIP:
-                if orders[SHIP] != SHIP_AA:
+                if orders[SHIP] != _SHIP_AA:
                     worth = max(best_worth(state, side, BARREUR), best_worth(state, side, LANCEUR))
             elif orders[unit]:
-                worth = best_worth(state, side, CHARS_OF_UNIT[unit][0])
+                worth = best_worth(state, side, _FIRST_CHAR[unit])
             if worth > best:
                 best_action, best = action, worth
         return best_action
@@ -208,10 +216,10 @@ class GreedyBot:
         side = state.side
         orders = state.orders[side]
         assert orders is not None
-        if orders[SHIP] == SHIP_TT:
+        if orders[SHIP] == _SHIP_TT:
             barreur = best_worth(state, side, BARREUR)
             return FIRST_BARREUR if barreur >= best_worth(state, side, LANCEUR) else FIRST_LANCEUR
-        shooter = BARREUR if orders[SHIP] == SHIP_AT_B else LANCEUR
+        shooter = BARREUR if orders[SHIP] == _SHIP_AT_B else LANCEUR
         return (
             MOVE_FIRST
             if _worth_after_step(state, side, shooter) > best_worth(state, side, shooter)
@@ -220,7 +228,7 @@ class GreedyBot:
 
     def trident(self, state: MatchState) -> str:
         """Trident (up to three shots at mages, no chest) when two mage shots beat the chest."""
-        worths = target_worths(state, state.side, PLONGEUR)  # cached: read, do not change
+        worths = target_worths(state, state.side, PLONGEUR)
         chest = worths.get(_CHEST_ACTION, 0.0)
         mage = max((w for a, w in worths.items() if a != _CHEST_ACTION), default=0.0)
         return TRIDENT if mage > 0 and 2 * mage > chest else NO_TRIDENT
@@ -234,8 +242,8 @@ class GreedyBot:
         cells = state.tasks[0][1]
         row = state.rows[side * UNITS + unit]
         room = room_ahead(state, side, unit)
-        plain = chest_distance(side, row + FORWARD[side] * min(cells, room))
-        boosted = chest_distance(side, row + FORWARD[side] * min(cells + 1, room))
+        plain = chest_distance(side, row + _FORWARD[side] * min(cells, room))
+        boosted = chest_distance(side, row + _FORWARD[side] * min(cells + 1, room))
         if plain > _MAX_RANGE >= boosted:
             runes = [a for a in state.legal if a != ADVANCE]
             if runes:
@@ -257,12 +265,15 @@ class GreedyBot:
         legal = state.legal
         current = state.shot
         assert current is not None
-        values = target_worths(state, current.side, current.shooter, souffle=True)
-        best_plain = max((w for a, w in values.items() if not a.endswith("souffle")), default=0.0)
+        plain, souffle = split_target_worths(state, current.side, current.shooter, souffle=True)
+        best_plain = max(plain.values(), default=0.0)
         floor = max(spend_min(state.turn), 0.01)
         best_action, best = "", -1.0
-        for action, worth in values.items():
-            if action.endswith("souffle") and worth - best_plain < floor:
+        for action, worth in plain.items():
+            if worth > best and action in legal:
+                best_action, best = action, worth
+        for action, worth in souffle.items():
+            if worth - best_plain < floor:
                 continue  # the Ultime is worth keeping for a better shot
             if worth > best and action in legal:
                 best_action, best = action, worth
@@ -277,31 +288,24 @@ class GreedyBot:
         return self._best_rune(state, attacking=False)
 
     def _best_rune(self, state: MatchState, *, attacking: bool) -> str:
-        """The legal rune whose exact effect on this shot gains the most, if it gains at least
-        :func:`spend_min`; cached by everything the choice depends on."""
+        """The first legal rune of the category that gains the most on this shot (exact
+        gains, :func:`rune_gain`), if it gains at least :func:`spend_min`; else no rune."""
         current = state.shot
         assert current is not None
-        chest, distance, idist, attack, defence = resolution_sides(state)
         rune_side = current.side if attacking else 1 - current.side
         category_of = state.rosters[rune_side].category_of
         legal = state.legal
-        categories = tuple(-1 if a == NO_RUNE else category_of[a[-1]] for a in legal)
-        floor = spend_min(state.turn)
-        tier = _TIER[state.turn]
-        key = (attacking, chest, tier, distance, idist, attack, defence, floor, categories)
-        index = _RUNE_CHOICES.get(key)
-        if index is None:
-            if len(_RUNE_CHOICES) > _RUNE_CHOICES_SIZE:
-                _RUNE_CHOICES.clear()
-            rules = state.rules
-
-            def worth(a: Side, d: Side) -> float:
-                return shot_value(chest, tier, distance, idist, a, d, rules)
-
-            index = _RUNE_CHOICES[key] = _best_rune_index(
-                categories, attack, defence, worth, floor, attacking
-            )
-        return NO_RUNE if index < 0 else legal[index]
+        key = resolution_key(state)
+        best_index, best_gain = -1, 0.0
+        for index, action in enumerate(legal):
+            if action == NO_RUNE:
+                continue
+            gain = rune_gain(state, key, attacking, category_of[action[-1]])
+            if gain > best_gain:
+                best_index, best_gain = index, gain
+        if best_index < 0 or best_gain < spend_min(state.turn):
+            return NO_RUNE
+        return legal[best_index]
 
     def recover(self, state: MatchState) -> str:
         current = state.shot
@@ -312,47 +316,11 @@ class GreedyBot:
         return min(state.legal, key=lambda a: (rank.get(category_of.get(a[-1], -1), 99), a))
 
 
-def _best_rune_index(
-    categories: tuple[int, ...],
-    attack: Side,
-    defence: Side,
-    worth: Callable[[Side, Side], float],
-    floor: float,
-    attacking: bool,
-) -> int:
-    """Index of the first legal rune of the category that gains the most (``categories``:
-    the legal actions' rune categories, -1 for ``no rune``), or -1: no rune."""
-    base = worth(attack, defence)
-    best_index, best_gain = -1, 0.0
-    seen: dict[int, float] = {}
-    for index, category in enumerate(categories):
-        if category < 0:
-            continue
-        if category not in seen:
-            name = SHOT_RUNE.get(category)
-            if name is None:
-                seen[category] = 0.0
-            elif attacking:
-                seen[category] = worth(with_rune(attack, name, True), defence) - base
-            else:
-                seen[category] = base - worth(attack, with_rune(defence, name, False))
-        gain = seen[category]
-        if gain > best_gain:
-            best_index, best_gain = index, gain
-    return best_index if best_index >= 0 and best_gain >= floor else -1
-
-
-#: Rune choices already made, by everything they depend on.
-_RUNE_CHOICES: dict[tuple[object, ...], int] = {}
-_RUNE_CHOICES_SIZE: Final = 1 << 16
-_TIER: Final = (0, *(tier_for_turn(turn) for turn in range(1, TIE_BREAK_TURNS[-1] + 1)))
-
-
 def _worth_after_step(state: MatchState, side: int, character: int) -> float:
     """Best worth of the character once its unit has moved one cell forward (R10: unless
     blocked)."""
-    unit = UNIT_OF_CHAR[character]
+    unit = _UNIT_OF[character]
     row = state.rows[side * UNITS + unit]
     if room_ahead(state, side, unit):
-        row += FORWARD[side]
+        row += _FORWARD[side]
     return best_worth(state, side, character, row=row)

@@ -4,8 +4,9 @@ Every probability comes from :mod:`akvo.shots`; the geometry (who is in range, a
 distance) from :mod:`akvo.match.board`'s distance functions, as in
 :func:`akvo.match.preview.unit_preview` (a test checks that :func:`target_worths` gives
 exactly the values of :func:`akvo.match.preview.target_values`). The bots call these
-thousands of times per match, so the shot values are cached by the few small ints that
-decide them, and the best worth of a mage by the positions it depends on.
+thousands of times per match, so a shot's worth is kept in a flat per-rules table at an
+index packed from the few small ints that decide it, and a mage's best worth is computed
+from that table in one pass (positions rarely repeat: caching them cost more than it saved).
 
 A *worth* is in points: a chest shot is worth its expected points; a push of an enemy mage
 is worth :data:`PUSH_WEIGHT` points per unit of P(push) — pushing a mage back delays its own
@@ -42,7 +43,7 @@ from akvo.match.preview import CHEST_NAME
 from akvo.match.roster import ATTAQUE, CONFUSION, DEFENSE, RELANCE
 from akvo.match.state import MatchState
 from akvo.resolution import MAX_SOUFFLE_DISTANCE, SOUFFLE_REDUCTION
-from akvo.rules import TIE_BREAK_TURNS, tier_for_turn
+from akvo.rules import TIE_BREAK_TURNS, TIERS, tier_for_turn
 from akvo.shots import RuneChoice, Side, shot
 
 #: Points a push is worth per unit of P(push): pushing a mage back costs it a turn of
@@ -58,6 +59,7 @@ SHOT_RUNE: dict[int, RuneChoice] = {
 }
 
 Effects = tuple[int, int]
+_TIER: Final = (0, *(tier_for_turn(turn) for turn in range(1, TIE_BREAK_TURNS[-1] + 1)))
 
 
 @lru_cache(maxsize=1 << 16)
@@ -108,6 +110,133 @@ def _sides(
     return attack, defence
 
 
+# --- The shot table ---------------------------------------------------------------------
+# A shot without runes is decided by a few small ints: (chest, tier, distance, interception
+# distance, the attacker's Vigie, Tourbillon, Souffle, the defender's Résilience, Égide,
+# Tourbillon). Its worth sits in a flat list at one index packed from them (mixed radix:
+# the strides below), filled on first use with :func:`shot_value` — a list index costs far
+# less than hashing a tuple key, and a list of floats gives the garbage collector nothing to
+# follow. :data:`_UNKNOWN` marks a worth not computed yet (worths are never negative).
+#
+# Written for mypyc (akvo.compiled): the tables read with a variable index are lists (a
+# ``Final`` tuple of ints is unboxed into a C struct, then boxed into a new tuple at each
+# such read), effects are passed as ints, and ``abs`` is spelled out on ints.
+_SPIN: Final = 1  # the defender's Tourbillon
+_EGIDE: Final = 2
+_RESILIENCE: Final = 4  # × Résilience 0–3
+_SOUFFLE: Final = 16
+_WHIRL: Final = 32  # the attacker's Tourbillon
+_VIGIE: Final = 64
+_IDIST: Final = 128  # × (interception distance + 1), 0 for none (1–4, 0 also gives none)
+_DISTANCE: Final = _IDIST * (MAX_RANGE + 2)  # × distance 0–6
+_TIER_STRIDE: Final = _DISTANCE * (MAX_SOUFFLE_DISTANCE + 1)  # × tier 1–4
+_CHEST: Final = _TIER_STRIDE * (max(TIERS) + 1)
+_TABLE_SIZE: Final = 2 * _CHEST
+_UNKNOWN: Final = -1.0
+#: The engine's constants this module reads, as mypyc reads them fastest (see above).
+_ON_VIGIE: Final[int] = EFFECT_VIGIE
+_ON_EGIDE: Final[int] = EFFECT_EGIDE
+_ON_TOURBILLON: Final[int] = EFFECT_TOURBILLON
+_UNIT_OF: Final[list[int]] = list(UNIT_OF_CHAR)
+_TIER_OF_TURN: Final[list[int]] = list(_TIER)
+_SHOOT: Final[list[str]] = [f"shoot {name}" for name in CHAR_NAMES]
+_SHOOT_CHEST: Final = f"shoot {CHEST_NAME}"
+_SHOOT_SOUFFLE: Final[list[str]] = [f"{action} souffle" for action in _SHOOT]
+_SHOOT_CHEST_SOUFFLE: Final = f"{_SHOOT_CHEST} souffle"
+
+
+def _fill(table: list[float], rules: RulesConfig, index: int) -> float:
+    """Compute, store and return the worth of the shot at ``index`` of ``table``."""
+    chest, rest = divmod(index, _CHEST)
+    tier, rest = divmod(rest, _TIER_STRIDE)
+    distance, rest = divmod(rest, _DISTANCE)
+    code, rest = divmod(rest, _IDIST)
+    vigie, rest = divmod(rest, _VIGIE)
+    whirl, rest = divmod(rest, _WHIRL)
+    souffle, rest = divmod(rest, _SOUFFLE)
+    resilience, rest = divmod(rest, _RESILIENCE)
+    egide, spin = divmod(rest, _EGIDE)
+    worth = table[index] = shot_value(
+        chest == 1,
+        tier,
+        distance,
+        code - 1 if code else None,
+        _attacker(vigie == 1, whirl == 1, None, souffle == 1),
+        _defender(resilience, egide == 1, spin == 1),
+        rules,
+    )
+    return worth
+
+
+class _Worths:
+    """The worths already computed under one rules configuration: the shot table, and the
+    rune gains by :func:`resolution_key` plus the rune's category (ints: no container for
+    the garbage collector to follow)."""
+
+    def __init__(self) -> None:
+        self.shots: list[float] = [_UNKNOWN] * _TABLE_SIZE
+        self.gains: dict[int, float] = {}
+
+
+def _worths_of(rules: RulesConfig) -> _Worths:
+    """The worths of ``rules`` (the last one found by identity: hashing a RulesConfig costs
+    more than a table look-up)."""
+    last = _LAST[0]
+    if last is not None and last[0] is rules:
+        return last[1]
+    worths = _WORTHS.get(rules)
+    if worths is None:
+        worths = _WORTHS[rules] = _Worths()
+    _LAST[0] = (rules, worths)
+    return worths
+
+
+_WORTHS: Final[dict[RulesConfig, _Worths]] = {}
+_LAST: Final[list[tuple[RulesConfig, _Worths] | None]] = [None]  # the last one used
+
+
+def clear_worths() -> None:
+    """Forget every worth computed (benchmarks time the bots from cold tables)."""
+    _WORTHS.clear()
+    _LAST[0] = None
+
+
+def _effects(state: MatchState, side: int, effects: Effects | None) -> tuple[int, int]:
+    """(``side``'s effects, the other side's): ``effects`` if given, else those in force."""
+    if effects is None:
+        now = state.effects
+        return now[side], now[1 - side]
+    if side == 0:
+        return effects[0], effects[1]
+    return effects[1], effects[0]
+
+
+def _base(turn: int, mine: int, theirs: int, character: int) -> int:
+    """The part of a shot's table index that the tier and the effects in force decide."""
+    base = _TIER_OF_TURN[turn] * _TIER_STRIDE
+    if mine & _ON_VIGIE:
+        base += _VIGIE
+    if character == KITESURFEUR and mine & _ON_TOURBILLON:
+        base += _WHIRL
+    if theirs & _ON_EGIDE:
+        base += _EGIDE
+    return base
+
+
+def _chest_index(base: int, distance: int, row: int, guard_row: int) -> int:
+    """A chest shot's table index (less the guard's Résilience and Tourbillon)."""
+    idist = row - guard_row if row >= guard_row else guard_row - row
+    code = idist + 1 if idist <= MAX_RANGE else 0
+    return _CHEST + base + distance * _DISTANCE + code * _IDIST
+
+
+def _chest_worth(table: list[float], rules: RulesConfig, index: int, distance: int) -> float:
+    if distance < 0:  # off the board: no such shot (no table entry either)
+        return 0.0
+    worth = table[index]
+    return worth if worth >= 0.0 else _fill(table, rules, index)
+
+
 def target_worths(
     state: MatchState,
     side: int,
@@ -119,179 +248,68 @@ def target_worths(
     """Every target in range now (``shoot …`` → worth), with the Ultime effects in force (or
     ``effects``, to ask "what if"); with ``souffle``, also the ``shoot … souffle`` shots
     Souffle portant offers while the Pédalair's Ultime is free (R24); with ``row``, as if
-    the character's unit stood on that row. The result is cached by everything it depends
-    on (the shooter's row, the enemy rows and Résilience, the tier, the effects that act,
-    Trident, Souffle, the rules): read it, never change it."""
-    return _worths_at(
-        state, side, character, _position(state, side, character, effects, souffle, row)
-    )
-
-
-def _worths_at(
-    state: MatchState,
-    side: int,
-    character: int,
-    position: tuple[tuple[object, ...], bool, bool, int, Effects],
-) -> dict[str, float]:
-    """:func:`target_worths` for a position already keyed by :func:`_position`."""
-    key, trident, souffle, row, effects = position
-    cache = _caches_of(state.rules)
-    positions = cache[0]
-    found = positions.get(key)
-    if found is None:
-        if len(positions) > _WORTHS_SIZE:
-            positions.clear()
-        found = positions[key] = _target_worths(
-            state, side, character, effects, trident, souffle, row, cache[1]
-        )
-    return found
-
-
-def _position(
-    state: MatchState,
-    side: int,
-    character: int,
-    effects: Effects | None,
-    souffle: bool,
-    row: int | None,
-) -> tuple[tuple[object, ...], bool, bool, int, Effects]:
-    """The cache key of a character's targets (everything they depend on), with the
-    Trident and Souffle flags, row and effects that apply."""
-    if effects is None:
-        effects = (state.effects[0], state.effects[1])
-    other = 1 - side
-    trident = state.trident and character == PLONGEUR  # Trident's shots are at mages (R24)
-    souffle = souffle and not state.ult_used[side] >> PEDALAIR & 1
-    rows = state.rows
-    if row is None:
-        row = rows[side * UNITS + UNIT_OF_CHAR[character]]
-    enemy = other * UNITS
-    base = other * CHARS
-    key = (side, character, souffle, trident, _TIER[state.turn], row, effects,
-           *rows[enemy : enemy + UNITS], *state.res[base : base + CHARS])  # fmt: skip
-    return key, trident, souffle, row, effects
-
-
-#: A shot without runes: (chest, tier, distance, interception distance, the attacker's
-#: Vigie, Tourbillon, Souffle, the defender's Résilience, Égide, Tourbillon).
-ShotKey = tuple[bool, int, int, int | None, bool, bool, bool, int, bool, bool]
-Caches = tuple[
-    dict[tuple[object, ...], dict[str, float]],
-    dict[ShotKey, float],
-    dict[tuple[object, ...], float],
-]
-#: Per rules configuration: the position cache of :func:`target_worths`, the shot worths
-#: by the small ints that decide them (cheaper to hash than :class:`Side` objects), and
-#: :func:`best_worth` by position.
-_CACHES: dict[RulesConfig, Caches] = {}
-_WORTHS_SIZE: Final = 1 << 17
-_TIER: Final = (0, *(tier_for_turn(turn) for turn in range(1, TIE_BREAK_TURNS[-1] + 1)))
-_LAST: list[object] = [None, None]  # the last rules configuration and its caches
-
-
-def _caches_of(rules: RulesConfig) -> Caches:
-    """The caches of ``rules`` (the last one found by identity: hashing a RulesConfig costs
-    more than a cached lookup)."""
-    if _LAST[0] is rules:
-        return _LAST[1]  # type: ignore[return-value]
-    cache = _CACHES.get(rules)
-    if cache is None:
-        cache = _CACHES[rules] = ({}, {}, {})
-    _LAST[0], _LAST[1] = rules, cache
-    return cache
-
-
-def clear_worths() -> None:
-    """Forget the positions seen (benchmarks time the bots from a cold position cache)."""
-    for positions, _, bests in _CACHES.values():
-        positions.clear()
-        bests.clear()
-
-
-def _worth(shots: dict[ShotKey, float], rules: RulesConfig, key: ShotKey) -> float:
-    """:func:`shot_value` of the shot ``key`` = (chest, tier, distance, interception
-    distance, then the attacker's Vigie, Tourbillon, Souffle, then the defender's Résilience,
-    Égide, Tourbillon), no runes; stored in ``shots`` under that key."""
-    chest, tier, distance, idist, vigie, whirl, souffle, resilience, egide, spin = key
-    worth = shots[key] = shot_value(
-        chest,
-        tier,
-        distance,
-        idist,
-        _attacker(vigie, whirl, None, souffle),
-        _defender(resilience, egide, spin),
-        rules,
-    )
-    return worth
-
-
-def _target_worths(
-    state: MatchState,
-    side: int,
-    character: int,
-    effects: Effects,
-    trident: bool,
-    souffle: bool,
-    row: int,
-    shots: dict[ShotKey, float],
-) -> dict[str, float]:
-    rows = state.rows
-    res = state.res
-    other = 1 - side
-    enemy_rows = rows[other * UNITS : other * UNITS + UNITS]
-    enemy_res = res[other * CHARS : other * CHARS + CHARS]
-    lane = character + 1
-    tier = _TIER[state.turn]
-    rules = state.rules
-    mine, theirs = effects[side], effects[other]
-    vigie = bool(mine & EFFECT_VIGIE)
-    whirl = character == KITESURFEUR and bool(mine & EFFECT_TOURBILLON)
-    egide = bool(theirs & EFFECT_EGIDE)
-    tourbillon = bool(theirs & EFFECT_TOURBILLON)
-    out: dict[str, float] = {}
-    extra: dict[str, float] = {}
-    key: ShotKey
-    for enemy in range(CHARS):
-        # R4: rows apart plus lanes apart (akvo.match.board.mage_distance, inlined)
-        distance = abs(row - enemy_rows[UNIT_OF_CHAR[enemy]]) + abs(lane - enemy - 1)
-        if distance > MAX_SOUFFLE_DISTANCE:
-            continue
-        spin = enemy == KITESURFEUR and tourbillon
-        if distance <= MAX_RANGE:
-            key = (False, tier, distance, None, vigie, whirl, False, enemy_res[enemy], egide, spin)
-            worth = shots.get(key)
-            if worth is None:
-                worth = _worth(shots, rules, key)
-            out[_SHOOT[enemy]] = worth
-        if souffle and distance >= SOUFFLE_REDUCTION:
-            key = (False, tier, distance, None, vigie, whirl, True, enemy_res[enemy], egide, spin)
-            worth = shots.get(key)
-            if worth is None:
-                worth = _worth(shots, rules, key)
-            extra[_SHOOT_SOUFFLE[enemy]] = worth
-    distance = chest_distance(side, row)
-    if distance <= MAX_SOUFFLE_DISTANCE and not trident:
-        idist = abs(row - enemy_rows[UNIT_OF_CHAR[character]])
-        interception = idist if idist <= MAX_RANGE else None
-        guard = (enemy_res[character], egide, character == KITESURFEUR and tourbillon)
-        if distance <= MAX_RANGE:
-            key = (True, tier, distance, interception, vigie, whirl, False, *guard)
-            worth = shots.get(key)
-            out[_SHOOT_CHEST] = worth if worth is not None else _worth(shots, rules, key)
-        if souffle and distance >= SOUFFLE_REDUCTION:
-            key = (True, tier, distance, interception, vigie, whirl, True, *guard)
-            worth = shots.get(key)
-            extra[_SHOOT_CHEST + _SOUFFLE] = (
-                worth if worth is not None else _worth(shots, rules, key)
-            )
+    the character's unit stood on that row. Plain shots first (the mages in character
+    order, then the chest), then the Souffle ones in the same order."""
+    out, extra = split_target_worths(state, side, character, effects, souffle, row)
     out.update(extra)
     return out
 
 
-_SHOOT: Final = tuple(f"shoot {name}" for name in CHAR_NAMES)
-_SHOOT_CHEST: Final = f"shoot {CHEST_NAME}"
-_SOUFFLE: Final = " souffle"
-_SHOOT_SOUFFLE: Final = tuple(action + _SOUFFLE for action in _SHOOT)
+def split_target_worths(
+    state: MatchState,
+    side: int,
+    character: int,
+    effects: Effects | None = None,
+    souffle: bool = False,
+    row: int | None = None,
+) -> tuple[dict[str, float], dict[str, float]]:
+    """:func:`target_worths` as two dicts: the plain shots, and the Souffle portant ones."""
+    mine, theirs = _effects(state, side, effects)
+    souffle = souffle and not state.ult_used[side] >> PEDALAIR & 1
+    rows = state.rows
+    at = rows[side * UNITS + _UNIT_OF[character]] if row is None else row
+    res = state.res
+    rules = state.rules
+    table = _worths_of(rules).shots
+    enemy = (1 - side) * UNITS
+    guard = (1 - side) * CHARS
+    base = _base(state.turn, mine, theirs, character)
+    spin = _SPIN if theirs & _ON_TOURBILLON else 0
+    lane = character + 1
+    out: dict[str, float] = {}
+    extra: dict[str, float] = {}
+    for target in range(CHARS):
+        # R4: rows apart plus lanes apart (akvo.match.board.mage_distance, inlined)
+        rows_apart = at - rows[enemy + _UNIT_OF[target]]
+        lanes_apart = lane - target - 1
+        distance = (rows_apart if rows_apart >= 0 else -rows_apart) + (
+            lanes_apart if lanes_apart >= 0 else -lanes_apart
+        )
+        if distance > MAX_SOUFFLE_DISTANCE:
+            continue
+        index = base + distance * _DISTANCE + res[guard + target] * _RESILIENCE
+        if target == KITESURFEUR:
+            index += spin
+        if distance <= MAX_RANGE:
+            worth = table[index]
+            out[_SHOOT[target]] = worth if worth >= 0.0 else _fill(table, rules, index)
+        if souffle and distance >= SOUFFLE_REDUCTION:
+            index += _SOUFFLE
+            worth = table[index]
+            extra[_SHOOT_SOUFFLE[target]] = worth if worth >= 0.0 else _fill(table, rules, index)
+    distance = chest_distance(side, at)
+    # Trident's shots are at mages (R24)
+    if distance <= MAX_SOUFFLE_DISTANCE and not (state.trident and character == PLONGEUR):
+        index = _chest_index(base, distance, at, rows[enemy + _UNIT_OF[character]])
+        index += res[guard + character] * _RESILIENCE
+        if character == KITESURFEUR:
+            index += spin
+        if distance <= MAX_RANGE:
+            out[_SHOOT_CHEST] = _chest_worth(table, rules, index, distance)
+        if souffle and distance >= SOUFFLE_REDUCTION:
+            index += _SOUFFLE
+            extra[_SHOOT_CHEST_SOUFFLE] = _chest_worth(table, rules, index, distance)
+    return out, extra
 
 
 def best_worth(
@@ -302,17 +320,75 @@ def best_worth(
     row: int | None = None,
 ) -> float:
     """The best worth among the character's targets now (0 when none is in range); with
-    ``row``, as if its unit stood on that row (cached by position, like the targets)."""
-    position = _position(state, side, character, effects, False, row)
-    key = position[0]
-    bests = _caches_of(state.rules)[2]
-    best = bests.get(key)
-    if best is None:
-        if len(bests) > _WORTHS_SIZE:
-            bests.clear()
-        worths = _worths_at(state, side, character, position)
-        best = bests[key] = max(worths.values(), default=0.0)
+    ``row``, as if its unit stood on that row; with ``effects``, those Ultime effects in
+    force. The maximum of :func:`target_worths`' plain shots, without building them."""
+    if effects is None:
+        mine, theirs = state.effects[side], state.effects[1 - side]
+    elif side == 0:
+        mine, theirs = effects[0], effects[1]
+    else:
+        mine, theirs = effects[1], effects[0]
+    at = state.rows[side * UNITS + _UNIT_OF[character]] if row is None else row
+    return _best(state, side, character, mine, theirs, at)
+
+
+def _best(state: MatchState, side: int, character: int, mine: int, theirs: int, at: int) -> float:
+    """:func:`best_worth` with the effects of each side (``mine``: the shooter's) and the
+    shooter's row. The bots' hottest function: its helpers are inlined."""
+    rules = state.rules
+    last = _LAST[0]
+    table = last[1].shots if last is not None and last[0] is rules else _worths_of(rules).shots
+    rows = state.rows
+    res = state.res
+    enemy = (1 - side) * UNITS
+    guard = (1 - side) * CHARS
+    base = _TIER_OF_TURN[state.turn] * _TIER_STRIDE  # _base, inlined
+    if mine & _ON_VIGIE:
+        base += _VIGIE
+    if character == KITESURFEUR and mine & _ON_TOURBILLON:
+        base += _WHIRL
+    if theirs & _ON_EGIDE:
+        base += _EGIDE
+    spin = _SPIN if theirs & _ON_TOURBILLON else 0
+    best = 0.0  # worths are never negative: the maximum, or 0 with no target
+    for target, unit, lanes_apart in _REACHABLE[character]:
+        rows_apart = at - rows[enemy + unit]
+        distance = (rows_apart if rows_apart >= 0 else -rows_apart) + lanes_apart
+        if distance <= MAX_RANGE:
+            index = base + distance * _DISTANCE + res[guard + target] * _RESILIENCE
+            if target == KITESURFEUR:
+                index += spin
+            worth = table[index]
+            if worth < 0.0:
+                worth = _fill(table, rules, index)
+            if worth > best:
+                best = worth
+    if state.trident and character == PLONGEUR:
+        return best  # Trident's shots are at mages (R24)
+    distance = chest_distance(side, at)
+    if 0 <= distance <= MAX_RANGE:  # (a negative distance, off the board: no such shot)
+        index = _chest_index(base, distance, at, rows[enemy + _UNIT_OF[character]])
+        index += res[guard + character] * _RESILIENCE
+        if character == KITESURFEUR:
+            index += spin
+        worth = table[index]
+        if worth < 0.0:
+            worth = _fill(table, rules, index)
+        if worth > best:
+            best = worth
     return best
+
+
+#: For each shooter, the enemy mages it may reach: (target, its unit, lanes apart), those
+#: too many lanes away left out (R4: a mage's distance is rows apart plus lanes apart).
+_REACHABLE: Final[list[list[tuple[int, int, int]]]] = [
+    [
+        (target, UNIT_OF_CHAR[target], abs(shooter - target))
+        for target in range(CHARS)
+        if abs(shooter - target) <= MAX_RANGE
+    ]
+    for shooter in range(CHARS)
+]
 
 
 def action_worth(action: str, value: Fraction) -> float:
@@ -332,43 +408,114 @@ def shooters(state: MatchState, side: int) -> list[int]:
             continue
         order = orders[unit]
         if unit == SHIP:
-            if order == SHIP_TT:
-                out += [BARREUR, LANCEUR]
-            elif order == SHIP_AT_B:
+            if order == _SHIP_TT:
                 out.append(BARREUR)
-            elif order == SHIP_AT_L:
                 out.append(LANCEUR)
-        elif order != ADVANCE_ORDER:
-            out.append(CHARS_OF_UNIT[unit][0])
+            elif order == _SHIP_AT_B:
+                out.append(BARREUR)
+            elif order == _SHIP_AT_L:
+                out.append(LANCEUR)
+        elif order != _ADVANCE_ORDER:
+            out.append(_FIRST_CHAR[unit])
     return out
+
+
+_SHIP_TT: Final[int] = SHIP_TT
+_SHIP_AT_B: Final[int] = SHIP_AT_B
+_SHIP_AT_L: Final[int] = SHIP_AT_L
+_ADVANCE_ORDER: Final[int] = ADVANCE_ORDER
+_FIRST_CHAR: Final[list[int]] = [chars[0] for chars in CHARS_OF_UNIT]
 
 
 def ultime_gains(state: MatchState, side: int, effects: tuple[int, ...]) -> list[float]:
     """What declaring each Ultime effect now is worth this turn: our remaining shots' gain
     plus what it takes from the enemy's remaining shots (orders are revealed by now)."""
-    before: Effects = (state.effects[0], state.effects[1])
-    all_ours, all_theirs = shooters(state, side), shooters(state, 1 - side)
-    base_ours = [best_worth(state, side, c, before) for c in all_ours]
-    base_theirs = [best_worth(state, 1 - side, c, before) for c in all_theirs]
+    other = 1 - side
+    mine, theirs = state.effects[side], state.effects[other]
+    table = _worths_of(state.rules).shots
+    all_ours, all_theirs = shooters(state, side), shooters(state, other)
+    # Each shooter's shots in range are found once, then valued under each effect.
+    ours = [_shots_in_range(state, side, c) for c in all_ours]
+    their = [_shots_in_range(state, other, c) for c in all_theirs]
+    turn = state.turn
+    base_ours = [
+        _best_of(table, state.rules, shots, turn, c, mine, theirs)
+        for c, shots in zip(all_ours, ours, strict=True)
+    ]
+    base_theirs = [
+        _best_of(table, state.rules, shots, turn, c, theirs, mine)
+        for c, shots in zip(all_theirs, their, strict=True)
+    ]
     gains: list[float] = []
     for effect in effects:
-        after = list(before)
-        after[side] |= effect
-        changed: Effects = (after[0], after[1])
+        changed = mine | effect
         gain = 0.0
         # Vigie helps our shots only, Égide hinders theirs only (R24); Tourbillon both.
-        if effect != EFFECT_EGIDE:
-            for c, b in zip(all_ours, base_ours, strict=True):
-                if effect == EFFECT_TOURBILLON and c != KITESURFEUR:
+        if effect != _ON_EGIDE:
+            for i, c in enumerate(all_ours):
+                if effect == _ON_TOURBILLON and c != KITESURFEUR:
                     continue  # our Tourbillon changes only our Kitesurfeur's shots: gain 0
-                gain += best_worth(state, side, c, changed) - b
-        if effect != EFFECT_VIGIE:
+                after = _best_of(table, state.rules, ours[i], turn, c, changed, theirs)
+                gain += after - base_ours[i]
+        if effect != _ON_VIGIE:
             taken = 0.0  # summed apart, then added: the same float sums as ever
-            for c, b in zip(all_theirs, base_theirs, strict=True):
-                taken += b - best_worth(state, 1 - side, c, changed)
+            for i, c in enumerate(all_theirs):
+                after = _best_of(table, state.rules, their[i], turn, c, theirs, changed)
+                taken += base_theirs[i] - after
             gain += taken
         gains.append(gain)
     return gains
+
+
+def _shots_in_range(state: MatchState, side: int, character: int) -> list[int]:
+    """The character's shots in range as in :func:`_best`, each as its table index less the
+    effects' part, times 2, plus 1 if a Kitesurfeur's Tourbillon acts on it."""
+    rows = state.rows
+    res = state.res
+    at = rows[side * UNITS + _UNIT_OF[character]]
+    enemy = (1 - side) * UNITS
+    guard = (1 - side) * CHARS
+    shots: list[int] = []
+    for target, unit, lanes_apart in _REACHABLE[character]:
+        rows_apart = at - rows[enemy + unit]
+        distance = (rows_apart if rows_apart >= 0 else -rows_apart) + lanes_apart
+        if distance <= MAX_RANGE:
+            index = distance * _DISTANCE + res[guard + target] * _RESILIENCE
+            shots.append(index * 2 + (target == KITESURFEUR))
+    if state.trident and character == PLONGEUR:
+        return shots
+    distance = chest_distance(side, at)
+    if 0 <= distance <= MAX_RANGE:
+        index = _chest_index(0, distance, at, rows[enemy + _UNIT_OF[character]])
+        index += res[guard + character] * _RESILIENCE
+        shots.append(index * 2 + (character == KITESURFEUR))
+    return shots
+
+
+def _best_of(
+    table: list[float],
+    rules: RulesConfig,
+    shots: list[int],
+    turn: int,
+    character: int,
+    mine: int,
+    theirs: int,
+) -> float:
+    """The best worth of ``shots`` (:func:`_shots_in_range`) with these effects: the same
+    table entries, hence the same value, as :func:`_best`."""
+    base = _base(turn, mine, theirs, character)
+    spin = _SPIN if theirs & _ON_TOURBILLON else 0
+    best = 0.0
+    for packed in shots:
+        index = base + (packed >> 1)
+        if packed & 1:
+            index += spin
+        worth = table[index]
+        if worth < 0.0:
+            worth = _fill(table, rules, index)
+        if worth > best:
+            best = worth
+    return best
 
 
 def resolution_sides(state: MatchState) -> tuple[bool, int, int | None, Side, Side]:
@@ -401,3 +548,53 @@ def with_rune(base: Side, rune: RuneChoice, attacking: bool) -> Side:
     if attacking:
         return _attacker(base.vigie, base.tourbillon, rune)
     return _defender(base.resilience, base.egide, base.tourbillon, rune)
+
+
+def resolution_key(state: MatchState) -> int:
+    """Everything that decides what a rune changes in the shot being resolved, packed into
+    one int for :func:`rune_gain`: chest or mage, the tier, the distances, each side's
+    effects, Résilience and rune played so far (times 16: room for the rune)."""
+    current = state.shot
+    if current is None:
+        raise AkvoError("no shot is being resolved")
+    side, shooter, defender = current.side, current.shooter, current.defender
+    mine, theirs = state.effects[side], state.effects[1 - side]
+    chest = current.target == CHEST
+    key = _TIER[state.turn] * 2 + chest
+    key = key * 256 + current.distance
+    key = key * 256 + (current.idist + 1 if chest and current.idist <= MAX_RANGE else 0)
+    key = key * 8 + (current.att_cat + 1 if current.att_cat in SHOT_RUNE else 0)
+    key = key * 8 + (current.def_cat + 1 if current.def_cat in SHOT_RUNE else 0)
+    key = key * 2 + bool(mine & EFFECT_VIGIE)
+    key = key * 2 + (shooter == KITESURFEUR and bool(mine & EFFECT_TOURBILLON))
+    key = key * 4 + state.res[(1 - side) * CHARS + defender]
+    key = key * 2 + bool(theirs & EFFECT_EGIDE)
+    key = key * 2 + (defender == KITESURFEUR and bool(theirs & EFFECT_TOURBILLON))
+    return key * 16
+
+
+def rune_gain(state: MatchState, key: int, attacking: bool, category: int) -> float:
+    """What a rune of ``category`` gains its side on the shot being resolved (points; 0 for
+    a category that does not act on a roll): the shooter's worth with it minus without it
+    for an attack rune, without minus with for a defence rune. ``key`` is
+    :func:`resolution_key`; cached by ``key``, the side and ``category``."""
+    gains = _worths_of(state.rules).gains
+    slot = key + 8 * attacking + category
+    gain = gains.get(slot)
+    if gain is None:
+        gain = gains[slot] = _rune_gain(state, attacking, category)
+    return gain
+
+
+def _rune_gain(state: MatchState, attacking: bool, category: int) -> float:
+    name = SHOT_RUNE.get(category)
+    if name is None:
+        return 0.0
+    chest, distance, idist, attack, defence = resolution_sides(state)
+    tier, rules = _TIER[state.turn], state.rules
+    base = shot_value(chest, tier, distance, idist, attack, defence, rules)
+    if attacking:
+        played = with_rune(attack, name, True)
+        return shot_value(chest, tier, distance, idist, played, defence, rules) - base
+    played = with_rune(defence, name, False)
+    return base - shot_value(chest, tier, distance, idist, attack, played, rules)
