@@ -58,19 +58,24 @@ print(json.dumps(rates))
 
 # Timed in a subprocess: matches per second of each bot pairing on one core (akvo.lab with
 # no Dask worker, as bench_lab.py times them), after a warm-up run of 200 matches of each
-# (bench_lab's default: the greedy bot's caches of shot values and positions are warm).
+# (bench_lab's default: the greedy bot's tables of shot values are warm). The two pairings
+# alternate in three chunks of new matches each (seeds 1, 2, 3), so that both see the same
+# machine speed.
 _BOTS_TIMER = """
 import json, sys, time
 from akvo.lab import simulate
 counts = {"random": int(sys.argv[1]), "greedy": int(sys.argv[2])}
-rates = {}
-for bot, n in counts.items():
+spent = {"random": 0.0, "greedy": 0.0}
+for bot in counts:
     simulate("perrockiss", "fish-tank", (bot, bot), None, 200, seed=99, workers=0,
              progress=False)
-    begin = time.process_time()
-    simulate("perrockiss", "fish-tank", (bot, bot), None, n, seed=1, workers=0, progress=False)
-    rates[bot] = n / (time.process_time() - begin)
-print(json.dumps(rates))
+for chunk in range(3):
+    for bot, n in counts.items():
+        begin = time.process_time()
+        simulate("perrockiss", "fish-tank", (bot, bot), None, n // 3, seed=1 + chunk, workers=0,
+                 progress=False)
+        spent[bot] += time.process_time() - begin
+print(json.dumps({bot: 3 * (n // 3) / spent[bot] for bot, n in counts.items()}))
 """
 
 # The engines timed, in the order of each repeat: (name, path, AKVO_PURE, log).
@@ -193,7 +198,8 @@ def bots_table(bots: dict[str, list[dict[str, float]]], random_n: int, greedy_n:
         "",
         "## The bots, pure and compiled",
         "",
-        "Matches per second on one core (CPU time, after 200 warm-up matches), `akvo.lab.simulate` "
+        "Matches per second on one core (CPU time, after 200 warm-up matches; the two pairings "
+        "alternate in three chunks of new matches), `akvo.lab.simulate` "
         f"with no Dask worker as `bench_lab.py` times it: {random_n} random-vs-random and "
         f"{greedy_n} greedy-vs-greedy matches, median of {len(bots['pure'])} alternating "
         "repeats. Target: greedy ≥ 1/3 of random. The greedy bot's code is compiled, not the "
