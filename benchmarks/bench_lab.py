@@ -175,7 +175,7 @@ def main() -> None:
     parser.add_argument("--random", type=int, default=2000)
     parser.add_argument("--greedy", type=int, default=600)
     parser.add_argument("--search", type=int, default=4)
-    parser.add_argument("--scaling", type=int, default=600, help="matches per scaling run")
+    parser.add_argument("--scaling", type=int, default=3000, help="matches per scaling run")
     parser.add_argument("--warm", type=int, default=200, help="warm-up matches (one core)")
     parser.add_argument("--warm-worker", type=int, default=100, help="warm-up per process")
     parser.add_argument("--big", type=int, default=10_000)
@@ -341,11 +341,11 @@ def report(
         f"P(draw) {facts.get('p_draw', '—')}, first-activation edge (points per turn) "
         f"{facts.get('first_edge', '—')}.",
         "",
-        "Where the time goes (cProfile of greedy play): about a third in the engine "
-        "(`apply_action`, legal actions), two thirds in the greedy bot: its activation "
-        "choice (best worth of each unit, and the Ultimes' exact gains over the turn), "
-        "targets, runes, orders; shot worths are cached by position and by the small "
-        "ints that decide a shot.",
+        "Where the time goes: the engine and the greedy bot are compiled with mypyc "
+        "(`akvo.compiled`); the bot's activation choice (best worth of each unit, and the "
+        "Ultimes' exact gains over the turn), targets, runes and orders read shot worths "
+        "from a flat per-rules table indexed by the small ints that decide a shot "
+        "(`benchmarks/results/match.md`, « The bots, pure and compiled »).",
         "",
     ]
 

@@ -82,11 +82,13 @@ def _meta(spec: MatchSpec, team_a: Team | str, team_b: Team | str, n: int) -> di
 
 #: Chunk sizes shrink as a run goes (guided self-scheduling): each chunk is this fraction of
 #: what remains per worker, between :data:`SMALLEST_CHUNK` and :data:`LARGEST_CHUNK` matches.
-#: Big chunks first keep Dask's per-task cost small; the last chunks are two matches, so
+#: Big chunks first keep Dask's per-task cost small; the last chunks are eight matches, so
 #: the worker that finishes first waits only for a short one (the idle tail at the end of a
-#: run), however short or long a match is.
+#: run). Eight, not fewer: a compiled greedy match takes ~2 ms, and Dask's own cost per task
+#: (scheduler, client, worker) is about as much; with two-match chunks it took a quarter of
+#: a core in bench_lab (results/lab.md).
 CHUNK_SHARE = 1 / 8
-SMALLEST_CHUNK = 2
+SMALLEST_CHUNK = 8
 LARGEST_CHUNK = 200
 
 
