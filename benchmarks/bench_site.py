@@ -739,13 +739,14 @@ ROUND_TRIP_NOTES = [
     "the server forwards v1 frames without re-serialising them (0.3 ms in, 0.3 ms out); "
     "nothing to batch (each message is written at once, and the number's update is the "
     "first message each handler sends); the paint waits for the display's next frame.",
-    "- **The key fact:** on this shared 2-core machine the bare echo's own p95 in the page "
-    "is 28–33 ms (load average 6), above 20 ms before any engine or widget work, and what "
-    "is left cannot be removed without forking the stack (ipykernel 7's threads, the "
-    "status messages, the transport). The p50 is ~15 ms. Meeting p95 ≤ 20 ms needs cores "
-    "not shared with other work. In the book, the first change to a value in a fresh "
-    "kernel can also wait for the engine (the odds of 5 or 8 dice: 35–460 ms the first "
-    "time, cached after): the « values seen before » column leaves those out.",
+    "- **The key fact:** the bare echo, with no engine and one label, is the floor of this "
+    "stack: its p95 in the page is 19.5 ms on the idle machine (2026-12-01 16:56 UTC, the "
+    "table above) and 28–33 ms at load average 6; what it spends cannot be removed without "
+    "forking the stack (ipykernel 7's threads, the status messages, the transport). The "
+    "book's controls update more than one label (HTML tables, charts) and land 2–15 ms "
+    "above it. Since 2026-12-01 the dice calculator enumerates every dice count when it "
+    "is built (a pre-heated kernel does it before any reader comes) and the rune duel's "
+    "solver is cached, so a first change no longer waits for the engine.",
 ]
 
 
