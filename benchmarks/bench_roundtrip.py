@@ -39,7 +39,6 @@ import hashlib
 import hmac
 import json
 import os
-import signal
 import statistics
 import subprocess
 import sys
@@ -69,9 +68,10 @@ from bench_site import (
     machine,
     percentile,
     pools_for,
+    press_and_time,
 )
 
-from akvo_widgets.site import free_port, wait_for_pools
+from akvo_widgets.site import free_port, stop_server, wait_for_pools
 from akvo_widgets.site_kernels import WIDGET_ECHO_VARIABLE
 
 RESULTS = ROOT / "benchmarks" / "results" / "roundtrip.md"
@@ -302,12 +302,7 @@ def traced_server(book: Path, config: Config, scratch: Path, pools: str) -> Iter
                 time.sleep(0.3)
         yield TracedServer(url, trace)
     finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop_server(process)
 
 
 def read_trace(trace: Path) -> tuple[dict[str, dict[str, Any]], dict[str, list[dict[str, Any]]]]:
@@ -358,16 +353,7 @@ def page_changes(
             break
         if not probe.low <= value + step <= probe.high:
             step = -step
-        before = number.inner_text()
-        start = time.perf_counter()
-        handle.press("ArrowRight" if step > 0 else "ArrowLeft")
-        page.wait_for_function(
-            "([sel, old]) => document.querySelector(sel).innerText !== old",
-            arg=[probe.number, before],
-            polling="raf",
-            timeout=WAIT_MS,
-        )
-        elapsed = (time.perf_counter() - start) * 1000
+        elapsed = press_and_time(page, handle, number, probe, step)
         value += step
         time.sleep(SETTLE)
         timeline = page.evaluate(COLLECT)

@@ -45,7 +45,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import nbformat
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, sync_playwright
 
 from akvo_widgets import chapters
 from akvo_widgets.site import background_server, wait_for_pools
@@ -184,6 +184,21 @@ class Lag:
     seen: bool  # the control's value was shown before in this page (the engine's caches)
 
 
+def press_and_time(page: Page, handle: Locator, number: Locator, probe: Probe, step: int) -> float:
+    """Press the arrow key of ``step`` on the control; ms until the number's text changed,
+    seen by Playwright (its DevTools round trips and per-frame polling included)."""
+    before = number.inner_text()
+    start = time.perf_counter()
+    handle.press("ArrowRight" if step > 0 else "ArrowLeft")
+    page.wait_for_function(
+        "([sel, old]) => document.querySelector(sel).innerText !== old",
+        arg=[probe.number, before],
+        polling="raf",
+        timeout=WAIT_MS,
+    )
+    return (time.perf_counter() - start) * 1000
+
+
 def latencies(page: Page, probe: Probe) -> list[Lag]:
     """Press an arrow key, wait until the number changes; 50 times (``page`` has
     :data:`KEY_TRACE` installed)."""
@@ -203,16 +218,7 @@ def latencies(page: Page, probe: Probe) -> list[Lag]:
         if not probe.low <= value + step <= probe.high:
             step = -step
         page.evaluate("() => { window.__keys.keys = []; window.__keys.marks = []; }")
-        before = number.inner_text()
-        start = time.perf_counter()
-        handle.press("ArrowRight" if step > 0 else "ArrowLeft")
-        page.wait_for_function(
-            "([sel, old]) => document.querySelector(sel).innerText !== old",
-            arg=[probe.number, before],
-            polling="raf",
-            timeout=WAIT_MS,
-        )
-        elapsed = (time.perf_counter() - start) * 1000
+        elapsed = press_and_time(page, handle, number, probe, step)
         value += step
         time.sleep(SETTLE)
         log = page.evaluate("() => window.__keys")

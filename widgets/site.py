@@ -319,12 +319,17 @@ def serve_in_background(
         _wait_until_serving(f"{url}/voila/render/{HOME_PAGE}", process, log, timeout)
         yield RunningServer(url, process.pid)
     finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop_server(process)
+
+
+def stop_server(process: subprocess.Popen[bytes]) -> None:
+    """SIGTERM (Voilà shuts its kernels down), then SIGKILL after 15 s."""
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 @contextmanager
