@@ -8,7 +8,7 @@ PORT   ?= 8866
 
 ENGINE := build/engine.stamp
 
-.PHONY: install compile book lab test lint format bench clean
+.PHONY: install compile book lab check test lint format bench shots clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -66,11 +66,23 @@ format: $(STAMP)
 # (each notebook executed by nbval), with the compiled engine if it built; see
 # [tool.pytest.ini_options] in pyproject.toml. Then the engine's golden playthroughs and
 # records once more in pure Python (AKVO_PURE=1), the fallback every machine can run.
+# The fast lane for the edit–test loop (about 2 minutes): lint, types, and every test that
+# needs no browser and no server (markers `browser` and `server`, tests/conftest.py), the
+# notebooks through nbval included. AKVO_NO_SERVERS=1 makes an unmarked test that starts a
+# server fail here rather than slow the lane down.
+check: lint $(ENGINE)
+	AKVO_NO_SERVERS=1 $(BIN)/python -m pytest -q -p no:cacheprovider -m "not browser and not server"
+
 PURE_TESTS := tests/match/test_match_golden.py tests/match/test_match_serialization.py \
 	tests/test_compiled.py
 test: lint $(ENGINE)
 	$(BIN)/python -m pytest
 	AKVO_PURE=1 $(BIN)/python -m pytest -q -p no:cacheprovider $(PURE_TESTS)
+
+# Screenshots of every page at 1280 and 390 px (test-artifacts/shots/): look at them after
+# every change to a page. PAGES="des.ipynb equipes.ipynb" for some pages only.
+shots: $(STAMP) $(ENGINE)
+	$(BIN)/python -m tests.browser.shots $(PAGES)
 
 bench: $(STAMP) $(ENGINE)
 	$(BIN)/python benchmarks/bench_odds.py

@@ -67,6 +67,7 @@ def test_a_file_without_a_hash_keeps_no_cache(book_url: str) -> None:
         assert answer.headers["Cache-Control"] == "no-cache"
 
 
+@pytest.mark.server
 def test_tornado_settings_reach_the_application() -> None:
     """``--Voila.tornado_settings`` set at construction: gzip (``compress_response``) works."""
     ARTIFACTS.mkdir(exist_ok=True)

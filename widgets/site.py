@@ -300,6 +300,11 @@ def serve_in_background(
     meantime into an error instead of a silent move to another port; SIGTERM stops Voilà
     cleanly.
     """
+    if os.environ.get("AKVO_NO_SERVERS") == "1":
+        raise RuntimeError(
+            "AKVO_NO_SERVERS=1 (make check): this test starts a book server; "
+            "mark it @pytest.mark.server (tests/conftest.py)"
+        )
     port = free_port()
     command = [
         sys.executable,
