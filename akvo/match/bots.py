@@ -14,6 +14,7 @@ from akvo.match.core import CHANCE
 from akvo.match.engine import DECIDE, settle
 from akvo.match.phases import Phase
 from akvo.match.state import MatchState, _random_chance, new_match
+from akvo.match.streams import KeyedChance
 from akvo.resolution import is_critical, is_prodige
 
 Bot = Callable[[MatchState], str]
@@ -62,9 +63,10 @@ def _bot_pair(bots: object) -> tuple[Bot, Bot]:
 
 
 def decisions(state: MatchState, rng: object, bots: object) -> Iterator[MatchState]:
-    """Play ``state`` to the end, chance drawn from ``rng`` (or ``random.Random(rng)``),
-    each decision answered by the bot of the side to play; yield every decision node just
-    before its bot answers.
+    """Play ``state`` to the end, chance drawn from ``rng`` (a ``random.Random``, a seed for
+    one, or a :class:`~akvo.match.streams.KeyedChance`: dice keyed by event), each decision
+    answered by the bot of the side to play; yield every decision node just before its bot
+    answers.
 
     The node yielded is ``state`` itself, live: read it (or ``copy()`` it to keep it), do not
     change it. When the loop ends, ``state`` is terminal. The one loop behind
@@ -75,10 +77,22 @@ def decisions(state: MatchState, rng: object, bots: object) -> Iterator[MatchSta
     """
     if isinstance(rng, int) and not isinstance(rng, bool):
         rng = random.Random(rng)
-    if not isinstance(rng, random.Random):
-        raise MatchError(f"rng must be a random.Random or a seed, got {excerpt(rng)}")
+    if not isinstance(rng, random.Random | KeyedChance):
+        raise MatchError(
+            f"rng must be a random.Random, a seed or a KeyedChance, got {excerpt(rng)}"
+        )
     pair = _bot_pair(bots)
-    chance = state.apply_random_chance
+    if isinstance(rng, KeyedChance):
+        keyed = rng
+
+        def chance() -> object:
+            return keyed.apply(state)
+    else:
+        seeded = rng
+
+        def chance() -> object:
+            return state.apply_random_chance(seeded)
+
     apply = state.apply_action
     while True:
         player = state.player
@@ -86,7 +100,7 @@ def decisions(state: MatchState, rng: object, bots: object) -> Iterator[MatchSta
             yield state
             apply(pair[player](state))
         elif player == CHANCE:
-            chance(rng)
+            chance()
         else:
             return
 

@@ -1,0 +1,105 @@
+"""Common random numbers keyed by event (akvo.match.streams): exact faces, the same dice for
+the same event in two readings, reproducible play, records that replay."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from akvo.bots import make_bot
+from akvo.config import DEFAULT_RULES, RulesConfig
+from akvo.errors import MatchError
+from akvo.match import MatchState, decisions, new_match, replay
+from akvo.match.phases import Phase
+from akvo.match.streams import KeyedChance, event_key, mix
+
+
+def play(seed: int, rules: RulesConfig = DEFAULT_RULES) -> MatchState:
+    """A greedy-bot match with dice keyed by event."""
+    state = new_match("perrockiss", "fish-tank", rules)
+    bots = (make_bot("greedy", 1), make_bot("greedy", 2))
+    for _ in decisions(state, KeyedChance(seed), bots):
+        pass
+    return state
+
+
+def test_mix_is_splitmix64() -> None:
+    # splitmix64's first outputs for seed 0 (the reference C code's state += golden ratio).
+    assert mix(0) == 0xE220A8397B1DCDAF
+    assert mix(0x9E3779B97F4A7C15) == 0x6E789E6AA1B965F4
+
+
+def test_faces_are_dice_and_fair_over_many_events() -> None:
+    chance = KeyedChance(11)
+    counts = Counter(face for key in range(6000) for face in chance.faces(key, 4))
+    assert set(counts) == {1, 2, 3, 4, 5, 6}
+    # 24,000 faces: each count within 5 standard deviations of 4,000 (sd ≈ 57.7).
+    assert all(abs(n - 4000) < 290 for n in counts.values()), counts
+
+
+def test_a_shorter_roll_keeps_the_first_faces() -> None:
+    chance = KeyedChance(3)
+    for key in range(50):
+        four = chance.faces(key, 4)
+        assert chance.faces(key, 3) == four[:3]
+        assert chance.faces(key, 1) == four[:1]
+
+
+def test_same_seed_same_match_and_the_record_replays() -> None:
+    first, second = play(5), play(5)
+    assert first.is_terminal()
+    assert first.history == second.history
+    assert replay(first.record()).to_dict() == first.to_dict()
+    assert play(6).history != first.history
+
+
+def test_a_reading_compared_with_itself_changes_nothing() -> None:
+    rules = RulesConfig(weather="coin")
+    assert play(9, rules).history == play(9, rules).history
+
+
+def _rolls_by_event(seed: int, rules: RulesConfig) -> dict[int, str]:
+    state = new_match("perrockiss", "fish-tank", rules)
+    bots = (make_bot("greedy", 1), make_bot("greedy", 2))
+    chance = KeyedChance(seed)
+    seen: dict[int, str] = {}
+    while not state.is_terminal():
+        if state.is_chance_node():
+            key = event_key(state)
+            seen[key] = chance.apply(state)
+        else:
+            state.apply_action(bots[state.current_player](state))
+    return seen
+
+
+def test_the_same_event_sees_the_same_dice_in_two_readings() -> None:
+    """Bag against coin: the first weather draw agrees (a full bag is a fair coin), and every
+    roll both readings make with the same dice count shows the same faces."""
+    bag = _rolls_by_event(4, RulesConfig())
+    coin = _rolls_by_event(4, RulesConfig(weather="coin"))
+    first_weather = 0 | 1 << 2  # the weather event of turn 1
+    assert bag[first_weather] == coin[first_weather]
+    shared = [k for k in bag.keys() & coin.keys() if k & 3 and len(bag[k]) == len(coin[k])]
+    assert shared, "the two readings share rolls"
+    assert all(bag[k] == coin[k] for k in shared)
+
+
+def test_weather_follows_the_bag_share() -> None:
+    state = new_match()
+    assert state.phase_enum == Phase.WEATHER
+    outcomes = Counter(KeyedChance(seed).outcome(state) for seed in range(4000))
+    assert abs(outcomes["weather A"] - 2000) < 160  # 5 sd of a fair coin over 4,000
+
+
+def test_outcome_needs_a_chance_node_and_an_int_seed() -> None:
+    with pytest.raises(MatchError, match="seed"):
+        KeyedChance("7")
+    with pytest.raises(MatchError, match="seed"):
+        KeyedChance(True)
+    state = new_match()
+    chance = KeyedChance(1)
+    chance.apply(state)
+    if not state.is_chance_node():
+        with pytest.raises(MatchError, match="chance node"):
+            chance.outcome(state)
