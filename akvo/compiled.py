@@ -40,6 +40,7 @@ MODULES = (
     "akvo.match.core",
     "akvo.match.engine",
     "akvo.match.flow",
+    "akvo.match.geometry",
     "akvo.match.log",
     "akvo.match.names",
     "akvo.match.outcome",

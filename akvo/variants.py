@@ -21,6 +21,7 @@ from akvo.config import CHOICES, DEFAULT_RULES, RulesConfig
 from akvo.errors import RulesError, excerpt
 from akvo.match.actions import WEATHER_ACTIONS
 from akvo.match.board import BARREUR, SHIP
+from akvo.match.phases import Phase
 from akvo.match.preview import CHEST_NAME, unit_preview
 from akvo.match.scenario import scenario
 from akvo.match.state import MatchState
@@ -157,7 +158,7 @@ def _shot_choice(state: MatchState, target: str) -> ShotChoice:
     preview = unit_preview(state, current.side, current.shooter)
     aim = next(t for t in preview.targets if t.action == f"shoot {target}")
     after = state.child(aim.action)
-    offered = after.legal_actions() if after.phase_name() == "attack rune" else ()
+    offered = after.legal_actions() if after.phase == Phase.ATTACK_RUNE else ()
     runes = tuple(a.removeprefix("rune ") for a in offered if a.startswith("rune "))
     defence = Side(resilience=state.resilience(1 - current.side, target))
     best: tuple[str | None, Fraction] = (None, aim.odds.p_push)
@@ -206,7 +207,7 @@ def ship_double_advance(rules: RulesConfig = DEFAULT_RULES) -> ShipAdvance:
     before = state.row(0, SHIP)
     state.apply_action("activate navire")
     played: list[str] = []
-    while state.phase_name() == "advance" and state.current_player == 0:
+    while state.phase == Phase.ADVANCE and state.current_player == 0:
         boosted = [a for a in state.legal_actions() if a.startswith("advance +")]
         action = boosted[0] if boosted else "advance"
         if boosted:

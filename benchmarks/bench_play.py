@@ -36,6 +36,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from akvo.bots import BOTS, make_bot
 from akvo.match import new_match
+from akvo.match.phases import Phase
 from akvo_widgets.play.game import MatchGame
 from akvo_widgets.site import SMALL_POOLS, background_server
 
@@ -105,7 +106,7 @@ def kernel_clicks(count: int = 3 * CLICKS) -> tuple[list[float], float, float]:
         for _ in range(count):
             if game.state.is_terminal():
                 game.start()
-            orders = game.state.phase_name() == "orders"
+            orders = game.state.phase == Phase.ORDERS
             button = game.composer.confirm if orders else game.action_buttons.pool[0]
             start = time.process_time()
             button.click()

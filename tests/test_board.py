@@ -13,6 +13,7 @@ import pytest
 from akvo.errors import AkvoError
 from akvo.match import new_match, scenario
 from akvo.match.board import CHAR_NAMES
+from akvo.match.phases import Phase
 from akvo.match.preview import target_values, unit_preview
 from akvo.match.state import MatchState
 from akvo.shots import Side, shot_on_chest, shot_on_mage
@@ -47,11 +48,11 @@ def position() -> MatchState:
     )
 
 
-def play_until(state: MatchState, phase: str, seed: int = 3) -> MatchState:
+def play_until(state: MatchState, phase: Phase, seed: int = 3) -> MatchState:
     """Play seeded random actions until ``phase`` is reached (a real engine state)."""
     rng = random.Random(seed)
-    while state.phase_name() != phase:
-        assert not state.is_terminal(), f"no {phase} node reached"
+    while state.phase != phase:
+        assert not state.is_terminal(), f"no {phase.label} node reached"
         if state.is_chance_node():
             state.apply_action(state.sample_chance(rng))
         else:
@@ -99,7 +100,7 @@ def test_units_sit_on_their_rows_with_their_resilience_and_used_ultimes() -> Non
 
 
 def test_status_names_whose_decision_it_is() -> None:
-    state = play_until(new_match(), "orders")
+    state = play_until(new_match(), Phase.ORDERS)
     board = Board(state)
     assert "À A de décider" in board.status
     assert "A programme ses ordres en secret." in board.status
@@ -107,7 +108,7 @@ def test_status_names_whose_decision_it_is() -> None:
 
 
 def test_orders_are_shown_only_to_whom_may_see_them() -> None:
-    state = play_until(new_match(), "orders")
+    state = play_until(new_match(), Phase.ORDERS)
     state.apply_action("orders AATT AT-B")  # A has programmed, B has not
     assert 'class="akvo-board-order"' not in Board(state).svg
     assert 'class="akvo-board-order"' not in Board(state, viewer="B").svg
@@ -159,7 +160,7 @@ def test_selecting_a_shooter_shows_every_target_with_the_engines_odds() -> None:
 
 def test_the_precomputed_choices_are_exactly_what_a_selection_shows() -> None:
     """The browser shows ``choices[key]`` at once on a click; Python's answer must agree."""
-    for state in (position(), play_until(new_match(), "activate")):
+    for state in (position(), play_until(new_match(), Phase.ACTIVATE)):
         board = Board(state)
         sides = clickable_sides(state)
         assert len(board.choices) == 1 + 6 * len(sides)
@@ -196,7 +197,7 @@ def test_bad_selections_raise_a_clear_error_and_change_nothing() -> None:
 
 
 def test_a_click_selects_only_a_unit_of_a_side_that_may_play() -> None:
-    state = play_until(new_match(), "orders")
+    state = play_until(new_match(), Phase.ORDERS)
     assert clickable_sides(state) == (0,)
     board = Board(state)
     assert 'data-side="A" data-character="surfeur" data-row="3" data-hit="unit"' in board.svg
@@ -216,7 +217,7 @@ def test_a_click_selects_only_a_unit_of_a_side_that_may_play() -> None:
 
 
 def test_a_unit_click_at_an_activation_plays_activate() -> None:
-    state = play_until(new_match(), "activate")
+    state = play_until(new_match(), Phase.ACTIVATE)
     side = state.current_player
     board = Board(state)
     played: list[str] = []
@@ -226,11 +227,11 @@ def test_a_unit_click_at_an_activation_plays_activate() -> None:
     click(board, kind="unit", side="AB"[side], character="lanceur")
     assert played == ["activate navire"]
     assert all(action in state.legal_actions() for action in played)
-    assert board.state is state and state.phase_name() == "activate"  # never applied
+    assert board.state is state and state.phase == Phase.ACTIVATE  # never applied
 
 
 def test_target_clicks_play_only_legal_shots_with_the_engines_values() -> None:
-    state = play_until(new_match(), "target")
+    state = play_until(new_match(), Phase.TARGET)
     board = Board(state)
     shot = state.shot
     assert shot is not None and board.selected == (shot.side, shot.shooter)
@@ -256,7 +257,7 @@ def test_target_clicks_play_only_legal_shots_with_the_engines_values() -> None:
 
 
 def test_a_new_state_moves_the_selection_to_the_shooter_and_redraws_the_targets() -> None:
-    state = play_until(new_match(), "target")
+    state = play_until(new_match(), Phase.TARGET)
     board = Board(new_match())
     board.state = state
     assert state.shot is not None
@@ -355,8 +356,8 @@ def test_flipped_is_a_separate_option_that_can_follow_the_viewer() -> None:
 def test_a_flipped_board_offers_the_same_actions_with_arrows_pointing_forward() -> None:
     for state in (
         position(),
-        play_until(new_match(), "target"),
-        play_until(new_match(), "advance", 5),
+        play_until(new_match(), Phase.TARGET),
+        play_until(new_match(), Phase.ADVANCE, 5),
     ):
         upright, flipped = Board(state), Board(state, flipped=True)
         if upright.selected is None:
@@ -404,7 +405,7 @@ def test_a_redraw_sends_choices_only_for_the_mages_the_reader_plays() -> None:
 
 
 def test_at_a_bots_turn_a_redraw_sends_no_choice_but_the_hint() -> None:
-    state = play_until(new_match(), "activate")
+    state = play_until(new_match(), Phase.ACTIVATE)
     assert state.current_player == 0
     board = Board(state, players=("B",))
     assert list(board.choices) == [""] and "Choisissez un mage de A" in board.choices[""]["details"]
@@ -423,7 +424,7 @@ def test_a_match_against_a_bot_sends_only_the_readers_choices() -> None:
         assert game.board.players == (game.human,)
         side = "AB"[game.human]
         assert {key.split("-")[1] for key in game.board.choices if key} == {side}
-        if game.state.phase_name() == "orders":
+        if game.state.phase == Phase.ORDERS:
             game.composer.confirm.click()
         else:
             game.action_buttons.pool[0].click()

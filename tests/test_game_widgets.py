@@ -17,6 +17,7 @@ import pytest
 from akvo.config import RulesConfig
 from akvo.errors import TeamError
 from akvo.match import MatchState, new_match, scenario
+from akvo.match.phases import Phase
 from akvo.match.preview import target_values
 from akvo.rules import CHARACTERS, PRESET_TEAMS, Character
 from akvo.teams import BONUS_PLACE, TeamListError, parse_team, preset_team
@@ -338,7 +339,7 @@ def test_a_mouvement_rune_before_a_shot_moves_the_whole_ship() -> None:
     outcome = play_move({"navire": 3}, {"navire": 6}, "navire", "rune-shoot")
     assert outcome.lines[0].startswith("Tour 1 — le Barreur de A joue la rune W (Mouvement)")
     assert outcome.state.observation("A")["rows"]["A"]["navire"] == 4
-    assert outcome.state.phase_name() == "target"
+    assert outcome.state.phase == Phase.TARGET
 
 
 def test_movement_lab_refuses_crossing_in_french() -> None:

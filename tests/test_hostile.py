@@ -22,6 +22,7 @@ from akvo.errors import AkvoError, IllegalAction, MatchError, RecordError, Rules
 from akvo.match import MatchState, new_match, play_match, r15_relance, replay, scenario
 from akvo.match.actions import parse_action
 from akvo.match.core import INT_FIELDS, LIST_FIELDS, SHOT_FIELDS
+from akvo.match.phases import Phase
 from tests.match.helpers import play_random
 
 MAX_MESSAGE = 400  # an error message never echoes more than a short excerpt of the input
@@ -33,7 +34,7 @@ def _start() -> MatchState:
 
 def _mid_shot() -> MatchState:
     """A state resting inside a resolution (the attack roll), so that ``shot`` is set."""
-    return play_random(new_match(), 5, lambda s: s.phase_name() == "roll")
+    return play_random(new_match(), 5, lambda s: s.phase == Phase.ROLL)
 
 
 def _mid_match() -> MatchState:

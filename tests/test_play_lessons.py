@@ -9,6 +9,7 @@ import pytest
 from akvo.bots.values import best_worth, shooters
 from akvo.match import MatchState, replay
 from akvo.match.board import CHARS_OF_UNIT, UNIT_OF_NAME
+from akvo.match.phases import Phase
 from akvo.match.preview import target_values
 from akvo_widgets.formatting import fraction, percent
 from akvo_widgets.play.exercises import (
@@ -66,7 +67,7 @@ def test_the_tutorial_is_played_with_its_buttons_to_the_end() -> None:
 def test_a_move_other_than_the_lesson_is_refused_with_the_reason() -> None:
     tutorial = Tutorial()
     tutorial.composer.confirm.click()  # all Avancer: legal, but not the lesson's orders
-    assert tutorial.index == 1 and tutorial.state.phase_name() == "orders"
+    assert tutorial.index == 1 and tutorial.state.phase == Phase.ORDERS
     assert "permis par les règles" in tutorial.message.value
     assert "Surfeur tirer" in tutorial.message.value
     before = tutorial.state.to_json()
@@ -119,7 +120,7 @@ def _shot_value(state: MatchState, rune: str | None) -> Fraction:
     record = state.record()
     previous = replay({**record, "actions": record["actions"][:-1]})
     target = record["actions"][-1]
-    assert state.shot is not None and previous.phase_name() == "target"
+    assert state.shot is not None and previous.phase == Phase.TARGET
     value = attack_value(previous, state, target, rune)
     if rune is None:
         assert value == target_values(previous)[target]
@@ -132,7 +133,7 @@ def _independent(number: int) -> bool:
     state = make_exercise(number).state
     record = state.record()
     previous = replay({**record, "actions": record["actions"][:-1]})
-    return previous.phase_name() == "target" and not any(state.effects)
+    return previous.phase == Phase.TARGET and not any(state.effects)
 
 
 ATTACK_RUNE_NUMBERS = [n for n in range(2, 400, 4) if _independent(n)][:12]
@@ -142,7 +143,7 @@ ATTACK_RUNE_NUMBERS = [n for n in range(2, 400, 4) if _independent(n)][:12]
 def test_the_attaque_rune_question_is_graded_with_the_exact_gain(number: int) -> None:
     exercise = make_exercise(number)
     state = exercise.state
-    assert exercise.kind == "attack rune" and state.phase_name() == "attack rune"
+    assert exercise.kind == "attack rune" and state.phase == Phase.ATTACK_RUNE
     without, with_rune = _shot_value(state, None), _shot_value(state, "attaque")
     chest = "chest" in state.history[-1]
     gain = (with_rune - without) * (1 if chest else Fraction(2, 5))
@@ -167,7 +168,7 @@ def test_the_attaque_rune_answers_are_both_yes_and_no() -> None:
 def test_the_first_unit_question_ranks_units_by_their_best_shot(number: int) -> None:
     exercise = make_exercise(number)
     state = exercise.state
-    assert exercise.kind == "first unit" and state.phase_name() == "activate"
+    assert exercise.kind == "first unit" and state.phase == Phase.ACTIVATE
     side = state.current_player
     firing = shooters(state, side)
     worth = {}

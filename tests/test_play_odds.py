@@ -11,6 +11,7 @@ import pytest
 from akvo.bots.values import best_worth, shooters
 from akvo.match import MatchState, new_match, play_match, replay
 from akvo.match.board import CHARS_OF_UNIT, UNIT_OF_NAME
+from akvo.match.phases import Phase
 from akvo.match.preview import target_values
 from akvo_widgets.formatting import decimal, fraction, percent
 from akvo_widgets.play.decisions import option_labels
@@ -28,25 +29,25 @@ MATCH = play_match(seed=9)
 ENGLISH = re.compile(r"\b(illegal|must|expected|field|action|got|unknown|phase|side)\b")
 
 
-def _decisions(phase: str) -> list[tuple[MatchState, MatchState, str]]:
+def _decisions(phase: Phase) -> list[tuple[MatchState, MatchState, str]]:
     """(state before the previous move, state at a ``phase`` decision, move played there)."""
     record = MATCH.record()
     out = []
     for index, action in enumerate(record["actions"]):
         before = replay({**record, "actions": record["actions"][:index]})
-        if before.phase_name() == phase and index > 0:
+        if before.phase == phase and index > 0:
             previous = replay({**record, "actions": record["actions"][: index - 1]})
             out.append((previous, before, action))
     return out
 
 
-RUNE_DECISIONS = _decisions("attack rune")
+RUNE_DECISIONS = _decisions(Phase.ATTACK_RUNE)
 
 
 def test_rune_decisions_show_the_exact_value_of_each_rune() -> None:
     checked = 0
     for previous, state, _action in RUNE_DECISIONS:
-        if previous.phase_name() != "target":
+        if previous.phase != Phase.TARGET:
             continue  # a single target, chosen by the engine
         odds = rune_values(state)
         assert all(isinstance(v, Fraction) for v in odds.values.values())
@@ -68,7 +69,7 @@ def test_rune_decisions_show_the_exact_value_of_each_rune() -> None:
 def test_the_match_pages_rune_buttons_show_the_shots_value_with_each_rune() -> None:
     checked = 0
     for previous, state, _action in RUNE_DECISIONS:
-        if previous.phase_name() != "target" or any(state.effects):
+        if previous.phase != Phase.TARGET or any(state.effects):
             continue
         if "souffle" in state.history[-1]:
             continue  # the oracle's sides know no Ultime
@@ -109,7 +110,7 @@ def test_the_replay_shows_every_rune_value_with_its_exact_fraction() -> None:
 
 
 def test_activation_values_are_each_unit_best_shot() -> None:
-    state = next(s for _p, s, _a in _decisions("activate") if len(unit_values(s).values) >= 3)
+    state = next(s for _p, s, _a in _decisions(Phase.ACTIVATE) if len(unit_values(s).values) >= 3)
     values = unit_values(state).values
     side = state.current_player
     for action, value in values.items():
@@ -121,7 +122,7 @@ def test_activation_values_are_each_unit_best_shot() -> None:
 
 
 def test_relance_values_are_exact_chances_of_this_roll() -> None:
-    _p, state, _a = _decisions("relance")[0]
+    _p, state, _a = _decisions(Phase.RELANCE)[0]
     modifier, threshold = state.roll_target()
     dice = list(state.shot.dice)  # type: ignore[union-attr]
     values = relance_values(state).values

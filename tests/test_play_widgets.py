@@ -10,6 +10,7 @@ import random
 import pytest
 
 from akvo.match import new_match, play_match, replay
+from akvo.match.phases import Phase
 from akvo.match.preview import target_values
 from akvo_widgets.formatting import decimal, percent
 from akvo_widgets.play.decisions import OrdersComposer, action_css
@@ -18,28 +19,29 @@ from akvo_widgets.play.labels import action_label, faces
 from akvo_widgets.play.records import MAX_BYTES, RecordError, load_record, record_json
 from akvo_widgets.play.replay import ReplayViewer, counter_text
 
-#: Every decision kind the engine offers a side (akvo.match.core's resting phases).
+#: Every decision kind the engine offers a side (its decision phases, Trident's next shot
+#: aside).
 DECISION_KINDS = {
-    "orders",
-    "activate",
-    "ship order",
-    "trident",
-    "advance",
-    "pre-shot",
-    "target",
-    "attack rune",
-    "defence rune",
-    "relance",
-    "prodige",
-    "rouleau",
+    Phase.ORDERS,
+    Phase.ACTIVATE,
+    Phase.SHIP_ORDER,
+    Phase.TRIDENT,
+    Phase.ADVANCE,
+    Phase.PRE_SHOT,
+    Phase.TARGET,
+    Phase.ATTACK_RUNE,
+    Phase.DEFENCE_RUNE,
+    Phase.RELANCE,
+    Phase.PRODIGE,
+    Phase.ROULEAU,
 }
 
 
-def _press(game: MatchGame, rng: random.Random) -> tuple[str, str]:
+def _press(game: MatchGame, rng: random.Random) -> tuple[Phase, str]:
     """Press one of the offered buttons (orders: random toggles, then confirm)."""
     state = game.state
-    phase = state.phase_name()
-    if phase == "orders":
+    phase = state.phase_enum
+    if phase is Phase.ORDERS:
         if game.hot_seat and game.decisions.children == (game.curtain,):
             game.curtain.click()
         composer = game.composer
@@ -57,15 +59,15 @@ def _press(game: MatchGame, rng: random.Random) -> tuple[str, str]:
 def test_every_decision_kind_is_a_button_for_each_legal_action() -> None:
     """Hot seat, random button presses: the buttons are exactly the legal actions, with
     their French labels and the exact target odds, and pressing one plays it."""
-    seen: set[str] = set()
+    seen: set[Phase] = set()
     for seed in range(12):
         rng = random.Random(seed)
         game = MatchGame(opponent=HOT_SEAT, seed=seed)
         while not game.state.is_terminal():
             state = game.state
-            if state.phase_name() != "orders":
+            if state.phase != Phase.ORDERS:
                 assert list(game.buttons) == list(state.legal_actions())
-                values = target_values(state) if state.phase_name() == "target" else {}
+                values = target_values(state) if state.phase == Phase.TARGET else {}
                 for action, button in game.buttons.items():
                     assert button.description.startswith(action_label(state, action))
                     assert action_css(action) in button._dom_classes
@@ -101,14 +103,14 @@ def test_a_whole_match_against_the_bot_by_first_buttons() -> None:
 
 def test_the_bot_can_play_side_a() -> None:
     game = MatchGame(human=1, seed=2)
-    assert game.state.current_player == 1 and game.state.phase_name() == "orders"
+    assert game.state.current_player == 1 and game.state.phase == Phase.ORDERS
     assert "A programme ses ordres en secret" in game.state.events[-1]
 
 
 def test_dice_are_shown_as_faces_from_the_engine() -> None:
     game = MatchGame(seed=8)
     while not game.rolls:
-        if game.state.phase_name() == "orders":
+        if game.state.phase == Phase.ORDERS:
             game.composer.confirm.click()
         else:
             next(iter(game.buttons.values())).click()
@@ -124,7 +126,7 @@ def test_hot_seat_hides_a_orders_from_b() -> None:
     composer.lanes[0].value = "T"
     composer.ship.value = "TT"
     composer.confirm.click()
-    assert game.state.phase_name() == "orders" and game.state.current_player == 1
+    assert game.state.phase == Phase.ORDERS and game.state.current_player == 1
     assert game.decisions.children == (game.curtain,)
     assert "cachés" in game.prompt.value
     game.curtain.click()
@@ -246,7 +248,7 @@ def test_replay_shows_every_open_target_with_its_exact_value() -> None:
     shown = 0
     for step in range(1, viewer.steps + 1):
         before = viewer.states[step - 1]
-        if before.phase_name() != "target":
+        if before.phase != Phase.TARGET:
             continue
         viewer.go(step)
         for action, value in target_values(before).items():
@@ -267,7 +269,7 @@ def test_replay_gives_each_roll_its_exact_chance() -> None:
     viewer = ReplayViewer(state.record())
     for step in range(1, viewer.steps + 1):
         before = viewer.states[step - 1]
-        if before.phase_name() == "roll":
+        if before.phase == Phase.ROLL:
             viewer.go(step)
             modifier, threshold = before.roll_target()
             action = viewer.record["actions"][step - 1]  # type: ignore[index]
@@ -294,4 +296,4 @@ def test_a_new_opponent_takes_over_the_match_in_progress() -> None:
     assert game.state.current_player == 1  # B programs: nobody plays for B in hot seat
     game.opponent_choice.value = "random"
     assert game.bot is not None
-    assert game.state.current_player == 0 and game.state.phase_name() == "activate"
+    assert game.state.current_player == 0 and game.state.phase == Phase.ACTIVATE

@@ -12,6 +12,7 @@ from akvo.config import CHOICES, RulesConfig
 from akvo.errors import RulesError
 from akvo.lab import paired, simulate
 from akvo.match.board import KITESURFEUR
+from akvo.match.phases import Phase
 from akvo.match.preview import unit_preview
 from akvo.match.scenario import scenario
 from akvo.match.state import MatchState
@@ -93,7 +94,7 @@ def test_the_mouvement_rune_is_the_shooters_rune_by_default() -> None:
     aim = next(t for t in preview.targets if t.action == "shoot kitesurfeur")
     assert (preview.row, aim.base_distance, aim.odds.tier) == (4, 2, 3)
     aimed = state.child("shoot kitesurfeur")
-    assert (aimed.phase_name(), aimed.current_player) == ("defence rune", 1)  # no A rune (R18)
+    assert (aimed.phase, aimed.current_player) == (Phase.DEFENCE_RUNE, 1)  # no A rune (R18)
     effect = mouvement_before_shot()
     assert effect.rune == "V" and effect.tier == 3
     assert effect.moved.runes == () and effect.moved.best_rune is None

@@ -23,7 +23,8 @@ import anywidget
 import traitlets
 
 from akvo.errors import AkvoError
-from akvo.match import MatchState, new_match
+from akvo.match import MatchState, Phase, new_match
+from akvo.match.actions import ADVANCE, PARSED, PlayRune
 from akvo.match.board import CHAR_NAMES, CHARS, CHARS_OF_UNIT, SIDE_NAMES, UNIT_NAMES, UNIT_OF_CHAR
 from akvo.match.log import ULTIME_NAMES
 from akvo.match.preview import UnitPreview, unit_preview
@@ -91,7 +92,7 @@ def clickable_sides(state: MatchState) -> tuple[int, ...]:
         return ()
     if not state.is_chance_node():
         return (state.current_player,)
-    if state.phase_name() != "weather" and state.side in (0, 1):
+    if state.phase != Phase.WEATHER and state.side in (0, 1):
         return (state.side,)
     return (0, 1)
 
@@ -137,13 +138,13 @@ def details_html(preview: UnitPreview | None, hint: str) -> str:
     if preview is None:
         return _typography(f"<p>{hint}</p>") if hint else ""
     who = draw.mage_label(preview.side, preview.character)
-    rows = preview.advance_rows
-    if not rows:
+    order, rune = preview.order_row, preview.rune_row
+    if order is None:
         advance = "ne peut pas avancer"
-    elif len(rows) == 1:
-        advance = f"peut avancer jusqu’à la ligne {rows[0]}"
+    elif rune is None:
+        advance = f"peut avancer jusqu’à la ligne {order}"
     else:
-        advance = f"peut avancer jusqu’à la ligne {rows[0]} ({rows[1]} avec une rune de Mouvement)"
+        advance = f"peut avancer jusqu’à la ligne {order} ({rune} avec une rune de Mouvement)"
     head = f"<p><b>{who}</b>, ligne {preview.row} : {advance}.</p>"
     if not preview.targets:
         return _typography(head + "<p>Aucune cible à portée.</p>")
@@ -307,16 +308,16 @@ class Board(anywidget.AnyWidget):  # type: ignore[misc]
         if shot is not None and (shot.side, shot.shooter) == (preview.side, preview.character):
             out.update({t.action: t.action for t in preview.targets if t.action in legal})
         if (
-            state.phase_name() == "advance"
+            state.phase == Phase.ADVANCE
             and state.side == preview.side
             and state.unit == UNIT_OF_CHAR[preview.character]
         ):
-            rows = preview.advance_rows
-            runes = [a for a in legal if a.startswith("advance +")]
-            if rows and "advance" in legal:
-                out[f"advance-{rows[0]}"] = "advance"
-            if len(rows) > 1 and len(runes) == 1:
-                out[f"advance-{rows[1]}"] = runes[0]
+            order, rune = preview.order_row, preview.rune_row
+            runes = [a for a in legal if isinstance(PARSED.get(a), PlayRune)]
+            if order is not None and ADVANCE in legal:
+                out[f"advance-{order}"] = ADVANCE
+            if rune is not None and len(runes) == 1:
+                out[f"advance-{rune}"] = runes[0]
         return out
 
     # --- drawing -------------------------------------------------------------------------
@@ -405,7 +406,7 @@ class Board(anywidget.AnyWidget):  # type: ignore[misc]
             chosen = None
         elif shot is not None:
             chosen = (shot.side, shot.shooter)
-        elif state.phase_name() == "advance" and state.unit >= 0:
+        elif state.phase == Phase.ADVANCE and state.unit >= 0:
             chosen = (state.side, CHARS_OF_UNIT[state.unit][0])
         elif chosen is not None and chosen[0] not in clickable_sides(state):
             chosen = None

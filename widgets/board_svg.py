@@ -411,7 +411,7 @@ def overlay_svg(
     out = [f'<circle class="akvo-board-selected" cx="{cx}" cy="{cy}" r="22"/>']
     for step, row in enumerate(preview.advance_rows, start=1):
         key = f"advance-{row}"
-        how = "" if step == 1 else " (avec une rune de Mouvement)"
+        how = "" if step <= preview.order_cells else " (avec une rune de Mouvement)"
         label = f"Avancer jusqu’à la ligne {row}{how}"
         if key in actions:
             hit = _hit("advance", label, key) + f' data-action="{escape(actions[key])}"'

@@ -18,7 +18,7 @@ from typing import Any
 import ipywidgets as w
 
 from akvo.errors import AkvoError
-from akvo.match import MatchState, scenario
+from akvo.match import MatchState, Phase, scenario
 from akvo.match.preview import target_values
 
 from . import controls as c
@@ -125,7 +125,7 @@ def play_move(rows_a: dict[str, int], rows_b: dict[str, int], unit: str, order: 
         rune_used |= choice.startswith(("advance +", "move "))
         state.apply_action(choice)
     targets: tuple[tuple[str, Any], ...] = ()
-    if state.current_player == 0 and state.phase_name() == "target":
+    if state.current_player == 0 and state.phase == Phase.TARGET:
         targets = tuple(target_values(state).items())
     wants_rune = order in ("advance-rune", "rune-shoot")
     return MoveOutcome(state, tuple(state.events[before:]), targets, wants_rune and not rune_used)

@@ -12,7 +12,8 @@ from typing import Any
 
 import ipywidgets as w
 
-from akvo.match.board import START_ROW, in_enemy_half
+from akvo.match.board import START_ROW
+from akvo.match.geometry import in_enemy_half
 from akvo.resolution import ATTAQUE_BONUS, DEFAULT_DICE, DEFENSE_BONUS, SOUFFLE_REDUCTION
 from akvo.rules import (
     CRITICAL_MARGIN,

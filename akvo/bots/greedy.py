@@ -54,18 +54,15 @@ from akvo.match.actions import (
 from akvo.match.board import (
     BARREUR,
     CHARS_OF_UNIT,
-    FORWARD,
     LANCEUR,
     PLONGEUR,
     SHIP,
     UNIT_OF_CHAR,
     UNIT_OF_NAME,
-    UNITS,
-    chest_distance,
 )
 from akvo.match.bots import r15_relance
 from akvo.match.core import EFFECT_EGIDE, EFFECT_TOURBILLON, EFFECT_VIGIE
-from akvo.match.flow import room_ahead
+from akvo.match.geometry import chest_distance, reach, room_ahead
 from akvo.match.phases import (
     ACTIVATE,
     ATTACK_RUNE,
@@ -107,7 +104,6 @@ _SHIP_AT_L: Final[int] = SHIP_AT_L
 _SHIP_TOKENS: Final[list[str]] = list(SHIP_TOKENS)
 _UNIT_OF: Final[list[int]] = list(UNIT_OF_CHAR)
 _FIRST_CHAR: Final[list[int]] = [chars[0] for chars in CHARS_OF_UNIT]
-_FORWARD: Final[list[int]] = list(FORWARD)
 _UNIT_OF_ACTIVATION: Final = {f"activate {name}": unit for name, unit in UNIT_OF_NAME.items()}
 _CHEST_ACTION: Final = f"shoot {CHEST_NAME}"
 _MAX_RANGE: Final = DISTANCES[-1]
@@ -163,7 +159,7 @@ class GreedyBot:
 
     # --- orders and activations ------------------------------------------------------------
     def _wants_to_shoot(self, state: MatchState, side: int, character: int) -> bool:
-        if not room_ahead(state, side, _UNIT_OF[character]):
+        if not room_ahead(state.rows, side, _UNIT_OF[character]):
             return True
         return best_worth(state, side, character) >= SHOOT_MIN
 
@@ -240,10 +236,8 @@ class GreedyBot:
         """A Mouvement rune when the extra cell brings the chest into range."""
         side, unit = state.side, state.unit
         cells = state.tasks[0][1]
-        row = state.rows[side * UNITS + unit]
-        room = room_ahead(state, side, unit)
-        plain = chest_distance(side, row + _FORWARD[side] * min(cells, room))
-        boosted = chest_distance(side, row + _FORWARD[side] * min(cells + 1, room))
+        plain = chest_distance(side, reach(state.rows, side, unit, cells))
+        boosted = chest_distance(side, reach(state.rows, side, unit, cells + 1))
         if plain > _MAX_RANGE >= boosted:
             runes = [a for a in state.legal if a != ADVANCE]
             if runes:
@@ -319,8 +313,4 @@ class GreedyBot:
 def _worth_after_step(state: MatchState, side: int, character: int) -> float:
     """Best worth of the character once its unit has moved one cell forward (R10: unless
     blocked)."""
-    unit = _UNIT_OF[character]
-    row = state.rows[side * UNITS + unit]
-    if room_ahead(state, side, unit):
-        row += _FORWARD[side]
-    return best_worth(state, side, character, row=row)
+    return best_worth(state, side, character, row=reach(state.rows, side, _UNIT_OF[character], 1))

@@ -1,7 +1,7 @@
 """Exact worth of the shots a side could take, shared by the greedy and search bots.
 
 Every probability comes from :mod:`akvo.shots`; the geometry (who is in range, at what
-distance) from :mod:`akvo.match.board`'s distance functions, as in
+distance) from :mod:`akvo.match.geometry`, as in
 :func:`akvo.match.preview.unit_preview` (a test checks that :func:`target_worths` gives
 exactly the values of :func:`akvo.match.preview.target_values`). The bots call these
 thousands of times per match, so a shot's worth is kept in a flat per-rules table at an
@@ -30,19 +30,18 @@ from akvo.match.board import (
     CHEST,
     KITESURFEUR,
     LANCEUR,
-    MAX_RANGE,
     PEDALAIR,
     PLONGEUR,
     SHIP,
     UNIT_OF_CHAR,
     UNITS,
-    chest_distance,
 )
 from akvo.match.core import EFFECT_EGIDE, EFFECT_TOURBILLON, EFFECT_VIGIE
+from akvo.match.geometry import chest_distance, mage_distance
 from akvo.match.preview import CHEST_NAME
 from akvo.match.roster import ATTAQUE, CONFUSION, DEFENSE, RELANCE
 from akvo.match.state import MatchState
-from akvo.resolution import MAX_SOUFFLE_DISTANCE, SOUFFLE_REDUCTION
+from akvo.resolution import MAX_RANGE, MAX_SOUFFLE_DISTANCE, SOUFFLE_REDUCTION
 from akvo.rules import TIE_BREAK_TURNS, TIERS, tier_for_turn
 from akvo.shots import RuneChoice, Side, shot
 
@@ -279,12 +278,7 @@ def split_target_worths(
     out: dict[str, float] = {}
     extra: dict[str, float] = {}
     for target in range(CHARS):
-        # R4: rows apart plus lanes apart (akvo.match.board.mage_distance, inlined)
-        rows_apart = at - rows[enemy + _UNIT_OF[target]]
-        lanes_apart = lane - target - 1
-        distance = (rows_apart if rows_apart >= 0 else -rows_apart) + (
-            lanes_apart if lanes_apart >= 0 else -lanes_apart
-        )
+        distance = mage_distance(at, lane, rows[enemy + _UNIT_OF[target]], target + 1)
         if distance > MAX_SOUFFLE_DISTANCE:
             continue
         index = base + distance * _DISTANCE + res[guard + target] * _RESILIENCE
@@ -334,7 +328,10 @@ def best_worth(
 
 def _best(state: MatchState, side: int, character: int, mine: int, theirs: int, at: int) -> float:
     """:func:`best_worth` with the effects of each side (``mine``: the shooter's) and the
-    shooter's row. The bots' hottest function: its helpers are inlined."""
+    shooter's row. The bots' hottest function (several calls per decision): its helpers —
+    :func:`_base` and :func:`akvo.match.geometry.mage_distance` — are inlined, which saves
+    a call each per target; ``tests/test_bots.py`` checks it against
+    :func:`target_worths`."""
     rules = state.rules
     last = _LAST[0]
     table = last[1].shots if last is not None and last[0] is rules else _worths_of(rules).shots
@@ -380,12 +377,13 @@ def _best(state: MatchState, side: int, character: int, mine: int, theirs: int, 
 
 
 #: For each shooter, the enemy mages it may reach: (target, its unit, lanes apart), those
-#: too many lanes away left out (R4: a mage's distance is rows apart plus lanes apart).
+#: too many lanes away left out (R4: a mage's distance is rows apart plus lanes apart, so
+#: its distance from the same row). The hot loops add the rows apart themselves.
 _REACHABLE: Final[list[list[tuple[int, int, int]]]] = [
     [
-        (target, UNIT_OF_CHAR[target], abs(shooter - target))
+        (target, UNIT_OF_CHAR[target], mage_distance(0, shooter, 0, target))
         for target in range(CHARS)
-        if abs(shooter - target) <= MAX_RANGE
+        if mage_distance(0, shooter, 0, target) <= MAX_RANGE
     ]
     for shooter in range(CHARS)
 ]
@@ -468,8 +466,9 @@ def ultime_gains(state: MatchState, side: int, effects: tuple[int, ...]) -> list
 
 
 def _shots_in_range(state: MatchState, side: int, character: int) -> list[int]:
-    """The character's shots in range as in :func:`_best`, each as its table index less the
-    effects' part, times 2, plus 1 if a Kitesurfeur's Tourbillon acts on it."""
+    """The character's shots in range as in :func:`_best` (the geometry inlined the same
+    way, for the same reason), each as its table index less the effects' part, times 2,
+    plus 1 if a Kitesurfeur's Tourbillon acts on it."""
     rows = state.rows
     res = state.res
     at = rows[side * UNITS + _UNIT_OF[character]]

@@ -17,6 +17,7 @@ Typical use::
 
 from akvo.match.bots import RandomBot, decisions, play_match, r15_relance
 from akvo.match.core import CHANCE, TERMINAL
+from akvo.match.phases import Phase
 from akvo.match.scenario import scenario
 from akvo.match.state import MatchState, new_match, replay
 
@@ -24,6 +25,7 @@ __all__ = [
     "CHANCE",
     "TERMINAL",
     "MatchState",
+    "Phase",
     "RandomBot",
     "decisions",
     "new_match",

@@ -11,7 +11,8 @@ Decision actions (who decides is :attr:`MatchState.current_player`)::
     trident · no trident  the Plongeur's Ultime, on a Tirer activation
     advance · advance +V  an Avancer step, optionally with a Mouvement rune (+1 cell)
     no move · move V      before a shot: a Mouvement rune advances the shooter 1 cell first
-    shoot <character> · shoot chest · … souffle · hold     target (Souffle portant: −2)
+    shoot <character> · shoot chest · … souffle · hold     target (Souffle portant: −2);
+                          ``no target`` is the forced choice of a shooter with none in range
     no rune · rune P      the attacker's then the defender's rune (R18)
     keep · reroll 2       Relance: keep the dice or reroll the 2nd die (R15)
     recover P             prodige: take back a spent rune (R23)
@@ -64,6 +65,7 @@ NO_RUNE: Final = "no rune"
 NO_MOVE: Final = "no move"
 ADVANCE: Final = "advance"
 HOLD: Final = "hold"
+NO_TARGET: Final = "no target"  # forced: the shooter has no target at all (never recorded)
 TRIDENT: Final = "trident"
 NO_TRIDENT: Final = "no trident"
 ROULEAU: Final = "rouleau"
@@ -224,6 +226,7 @@ CHOICES: Final = (
     NO_MOVE,
     ADVANCE,
     HOLD,
+    NO_TARGET,
     TRIDENT,
     NO_TRIDENT,
     ROULEAU,

@@ -1,15 +1,16 @@
-"""Board geometry (R1–R5, R10–R11): sides, units, lanes, rows, distances, moves.
+"""The board's vocabulary (R1–R2): sides, units, characters, lanes and rows, as small ints.
 
 Everything is a small int so that the engine's hot paths stay cheap: side 0 is A, side 1
 is B; units 0–4 are the Pédalair (lane 1), the Kitesurfeur (lane 2), the ship (lanes 3–4),
 the Surfeur (lane 5) and the Plongeur (lane 6); characters 0–5 are lanes 1–6 (R1).
+Distances, targets in range, advances and pushes are :mod:`akvo.match.geometry`.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-from akvo.rules import CHARACTERS, DISTANCES, fold
+from akvo.rules import CHARACTERS, fold
 
 SIDE_A: Final = 0
 SIDE_B: Final = 1
@@ -46,19 +47,3 @@ OWN_FIRST_ROW: Final = (1, 8)  # a push stops here (R11)
 ENEMY_LAST_ROW: Final = (8, 1)  # an advance stops here (R10)
 FIRST_ROW: Final = 1
 LAST_ROW: Final = 8
-MAX_RANGE: Final = DISTANCES[-1]
-
-
-def mage_distance(row: int, lane: int, other_row: int, other_lane: int) -> int:
-    """R4: orthogonal steps between two mages (a neighbouring lane adds 1)."""
-    return abs(row - other_row) + abs(lane - other_lane)
-
-
-def chest_distance(side: int, row: int) -> int:
-    """R5: steps from the shooter's cell to the enemy beach of its lane."""
-    return 9 - row if side == SIDE_A else row
-
-
-def in_enemy_half(side: int, row: int) -> bool:
-    """R25: rows 5–8 are B's half (A's enemy half), rows 1–4 are A's half."""
-    return row >= 5 if side == SIDE_A else row <= 4

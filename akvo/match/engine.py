@@ -16,7 +16,9 @@ roll, reroll       chance (:mod:`.chance`)       :func:`.shooting.rolled` / ``re
 
 :func:`settle` runs internal phases and plays every decision node that has a single legal
 action (such *forced* nodes are not recorded in ``history``, so that a record replays the
-same way; their effects are logged as usual, the choice itself is not).
+same way; their effects are logged as usual, the choice itself is not). The legal-action
+functions are pure look-ups, whatever the phase: only a decision (or ``settle`` playing a
+forced one) changes the state.
 """
 
 from __future__ import annotations
@@ -119,8 +121,6 @@ def settle(
             s.legal = ()
             return
         legal = legal_of(s)
-        if not legal:
-            continue  # the phase moved on by itself (e.g. no target in range)
         if len(legal) == 1:
             _decide_of[phase](s, legal[0])  # type: ignore[misc]
             continue

@@ -2,8 +2,9 @@
 Ultimes declared at activation, end of turn and end of match.
 
 Functions over the state's data (:class:`~akvo.match.core.StateCore`), one per phase and
-job: ``legal_*`` lists a phase's decisions, ``decide_*`` applies one, the rest is
-bookkeeping run by :func:`akvo.match.engine.settle`. Movement (R10–R11) is here too.
+job: ``legal_*`` lists a phase's decisions and never changes the state (a single one is
+played by :func:`akvo.match.engine.settle`), ``decide_*`` applies one, the rest is
+bookkeeping run by ``settle``. Moves are :mod:`akvo.match.geometry`.
 """
 
 from __future__ import annotations
@@ -38,18 +39,16 @@ from akvo.match.board import (
     CHAR_NAMES,
     CHARS,
     CHARS_OF_UNIT,
-    ENEMY_LAST_ROW,
     FORWARD,
     LANCEUR,
-    OWN_FIRST_ROW,
     PLONGEUR,
     SHIP,
     SIDE_NAMES,
     UNIT_NAMES,
     UNITS,
-    in_enemy_half,
 )
 from akvo.match.core import TASK_ADVANCE, TASK_SHOT, Shot, StateCore
+from akvo.match.geometry import advance, mages_in_enemy_half, room_ahead
 from akvo.match.phases import (
     ACTIVATE,
     ADVANCE,
@@ -71,7 +70,7 @@ from akvo.match.ultimes import (
     trident_offered,
 )
 from akvo.match.weather import weather_drawn, weather_reshuffled
-from akvo.rules import MAX_RESILIENCE, TIE_BREAK_TURNS, TURNS, lighthouse_level, tier_for_turn
+from akvo.rules import TIE_BREAK_TURNS, TURNS, lighthouse_level, tier_for_turn
 
 ALL_UNITS: Final = (1 << UNITS) - 1
 _ACTIVATE_ACTIONS: Final = tuple(f"activate {name}" for name in UNIT_NAMES)
@@ -81,6 +80,7 @@ _UNIT_OF_ACTIVATION: Final = {
 _ULTIME_DECLARATIONS: Final = tuple((char, action) for action, char in ULTIME_ACTIONS.items())
 _RUNE_U_ACTIONS: Final = tuple(f"rune U {name}" for name in CHAR_NAMES)
 _MOVEMENT_MASK: Final = 1 << MOUVEMENT
+_ADVANCE_ONLY: Final = (ADVANCE_ACTION,)
 _U_BIT: Final = letter_bit(RUNE_U)
 LAST_REGULAR_TURN: Final = TURNS[-1]
 LAST_TURN: Final = TIE_BREAK_TURNS[-1]
@@ -243,7 +243,7 @@ def next_task(s: StateCore) -> None:
         s.phase = PRE_SHOT
 
 
-def advance_rune_holders(s: StateCore, unit: int) -> tuple[int, ...]:
+def advance_rune_holders(unit: int) -> tuple[int, ...]:
     """Who may lend a Mouvement rune to an Avancer step: the unit's mage (either central
     mage for the ship) or the bonus runes."""
     if unit == SHIP:
@@ -252,20 +252,18 @@ def advance_rune_holders(s: StateCore, unit: int) -> tuple[int, ...]:
 
 
 def legal_advance(s: StateCore) -> tuple[str, ...]:
-    """An Avancer step with or without a Mouvement rune; with no rune to add, the step is
-    made at once (returns ``()``, as a forced ``advance`` would)."""
-    if room_ahead(s, s.side, s.unit) > s.tasks[0][1]:  # R20: else a rune could not act
-        legal = s.rosters[s.side].choices(
-            s.spent[s.side],
-            advance_rune_holders(s, s.unit),
-            _MOVEMENT_MASK,
-            ADVANCE_ACTION,
-            ADVANCE_RUNE_ACTIONS,
-        )
-        if len(legal) > 1:
-            return legal
-    decide_advance(s, ADVANCE_ACTION)
-    return ()
+    """An Avancer step with or without a Mouvement rune (R20: a rune only where its extra
+    cell can be moved); ``(advance,)`` alone when no rune can act."""
+    side, unit = s.side, s.unit
+    if room_ahead(s.rows, side, unit) <= s.tasks[0][1]:
+        return _ADVANCE_ONLY
+    return s.rosters[side].choices(
+        s.spent[side],
+        advance_rune_holders(unit),
+        _MOVEMENT_MASK,
+        ADVANCE_ACTION,
+        ADVANCE_RUNE_ACTIONS,
+    )
 
 
 def decide_advance(s: StateCore, action: str) -> None:
@@ -277,7 +275,7 @@ def decide_advance(s: StateCore, action: str) -> None:
         spend(s, side, letter)
         cells += 1
     before = s.rows[side * UNITS + unit]
-    moved = advance_unit(s, side, unit, cells)
+    moved = advance(s.rows, side, unit, cells)
     if s.log:
         who = log.unit(side, unit)
         if letter:
@@ -295,48 +293,6 @@ def decide_advance(s: StateCore, action: str) -> None:
 def spend(s: StateCore, side: int, letter: str) -> None:
     s.spent[side] |= letter_bit(letter)
     s.runes_spent_count[side] += 1
-
-
-# --- movement (R10–R11) and Résilience -----------------------------------------------------
-def advance_unit(s: StateCore, side: int, unit: int, cells: int) -> int:
-    """R10: step by step towards the enemy beach; a blocked step ends the move."""
-    index = side * UNITS + unit
-    row = s.rows[index]
-    enemy = s.rows[(1 - side) * UNITS + unit]
-    step = FORWARD[side]
-    last = ENEMY_LAST_ROW[side]
-    moved = 0
-    while moved < cells and row != last and row + step != enemy:
-        row += step
-        moved += 1
-    s.rows[index] = row
-    return moved
-
-
-def room_ahead(s: StateCore, side: int, unit: int) -> int:
-    """Free cells ahead of a unit before it meets the enemy unit or the last row."""
-    row = s.rows[side * UNITS + unit]
-    enemy = s.rows[(1 - side) * UNITS + unit]
-    last = ENEMY_LAST_ROW[side]
-    return min(abs(enemy - row) - 1, abs(last - row))
-
-
-def push_unit(s: StateCore, side: int, unit: int, cells: int) -> int:
-    """R11: step by step towards the own beach, stopping at the own first row."""
-    index = side * UNITS + unit
-    row = s.rows[index]
-    room = abs(row - OWN_FIRST_ROW[side])
-    moved = min(cells, room)
-    s.rows[index] = row - moved * FORWARD[side]
-    return moved
-
-
-def gain_resilience(s: StateCore, side: int, char: int) -> int:
-    """R11: +1 per push effect, even when no cell could be moved; capped at 3."""
-    index = side * CHARS + char
-    if s.res[index] < MAX_RESILIENCE:
-        s.res[index] += 1
-    return s.res[index]
 
 
 # --- end of activation, end of turn, end of match (R9, R25) --------------------------------
@@ -377,7 +333,7 @@ def end_turn(s: StateCore) -> None:
         s.turn = TIE_BREAK_TURNS[0]
         s.phase = START_TURN
         return
-    halves = [mages_in_enemy_half(s, 0), mages_in_enemy_half(s, 1)]
+    halves = [mages_in_enemy_half(s.rows, 0), mages_in_enemy_half(s.rows, 1)]
     if s.log:
         add_event(
             s, f"égalité {a} à {b} : mages dans la moitié adverse, A {halves[0]}, B {halves[1]}."
@@ -386,15 +342,6 @@ def end_turn(s: StateCore) -> None:
         finish(s, 0 if halves[0] > halves[1] else 1, "half")
     else:
         finish(s, 2, "draw")
-
-
-def mages_in_enemy_half(s: StateCore, side: int) -> int:
-    """R25: mages in the enemy half; both central mages count."""
-    return sum(
-        len(CHARS_OF_UNIT[unit])
-        for unit in range(UNITS)
-        if in_enemy_half(side, s.rows[side * UNITS + unit])
-    )
 
 
 def finish(s: StateCore, winner: int, reason: str) -> None:

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import Final, NamedTuple
 
-from akvo.match import log
-from akvo.match.board import CHEST, UNIT_OF_CHAR
+from akvo.match import geometry, log
+from akvo.match.board import CHARS, CHEST, UNIT_OF_CHAR
 from akvo.match.core import Roll, Shot, StateCore
-from akvo.match.flow import add_event, gain_resilience, push_unit
+from akvo.match.flow import add_event
 from akvo.match.ultimes import rouleau_offered
 from akvo.rules import MAX_RESILIENCE
 
@@ -53,8 +53,16 @@ def compute_outcome(shot: Shot) -> str:
 
 def push(s: StateCore, side: int, char: int, cells: int) -> Push:
     """R11: push a mage (its unit moves); the pushed mage alone gains Résilience."""
-    moved = push_unit(s, side, UNIT_OF_CHAR[char], cells)
+    moved = geometry.push(s.rows, side, UNIT_OF_CHAR[char], cells)
     return Push(side, char, cells, moved, gain_resilience(s, side, char))
+
+
+def gain_resilience(s: StateCore, side: int, char: int) -> int:
+    """R11: +1 per push effect, even when no cell could be moved; capped at 3."""
+    index = side * CHARS + char
+    if s.res[index] < MAX_RESILIENCE:
+        s.res[index] += 1
+    return s.res[index]
 
 
 def apply_outcome(s: StateCore, shot: Shot, outcome: str) -> Push | None:

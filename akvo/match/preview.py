@@ -6,8 +6,8 @@ changing it: the cells an Advance would reach (R10, one more with a playable Mou
 R20) and every target in range (R4, R5; with Souffle portant where it is still available,
 R24), each with the exact :class:`akvo.shots.ShotOdds` for the current tier, the defender's
 Résilience and the Ultimes active this turn — no rune played (the runes are the next
-decision, R18). The geometry comes from :mod:`akvo.match.board`, the odds from
-:mod:`akvo.shots`: nothing here re-implements a rule.
+decision, R18). The geometry comes from :mod:`akvo.match.geometry`, the odds from
+:mod:`akvo.shots`: nothing here re-implements a rule, and nothing changes the state.
 """
 
 from __future__ import annotations
@@ -16,25 +16,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from akvo.errors import AkvoError
-from akvo.match.board import (
-    CHAR_NAMES,
-    CHARS,
-    FORWARD,
-    LANE_OF_CHAR,
-    MAX_RANGE,
-    PLONGEUR,
-    SIDE_NAMES,
-    UNIT_OF_CHAR,
-    UNITS,
-    chest_distance,
-    mage_distance,
-)
-from akvo.match.flow import room_ahead
-from akvo.match.phases import TARGET
-from akvo.match.roster import BONUS, MOUVEMENT
+from akvo.match.board import CHAR_NAMES, CHARS, CHEST, PLONGEUR, SIDE_NAMES, UNIT_OF_CHAR, UNITS
+from akvo.match.flow import advance_rune_holders
+from akvo.match.geometry import advance_path, interception_distance, shot_distance, targets
+from akvo.match.phases import ADVANCE, TARGET
+from akvo.match.roster import MOUVEMENT
 from akvo.match.state import MatchState
 from akvo.match.ultimes import egide_on, souffle_available, tourbillon_on, vigie_on
-from akvo.resolution import MAX_SOUFFLE_DISTANCE, souffle_helps
 from akvo.shots import ShotOdds, Side, shot
 
 
@@ -69,8 +57,23 @@ class UnitPreview:
     side: int
     character: int
     row: int
-    advance_rows: tuple[int, ...]  # cells an Advance reaches: the order's step, then a rune's
+    #: The cells an Advance reaches, in order: the order's own steps (:attr:`order_cells`:
+    #: 1, or 2 for the ship's Avancer/Avancer being played), then a Mouvement rune's one more
+    #: (R20); fewer where the unit is blocked (R10).
+    advance_rows: tuple[int, ...]
     targets: tuple[TargetPreview, ...]
+    order_cells: int = 1
+
+    @property
+    def order_row(self) -> int | None:
+        """The row the order's own steps reach (``None``: the unit cannot move)."""
+        steps = self.advance_rows[: self.order_cells]
+        return steps[-1] if steps else None
+
+    @property
+    def rune_row(self) -> int | None:
+        """The row reached with a Mouvement rune as well (``None``: no rune can act)."""
+        return self.advance_rows[-1] if len(self.advance_rows) > self.order_cells else None
 
 
 def _check(state: object, side: object, character: object) -> tuple[MatchState, int, int]:
@@ -83,15 +86,19 @@ def _check(state: object, side: object, character: object) -> tuple[MatchState, 
     return state, int(side), int(character)  # type: ignore[call-overload]
 
 
-def _advance_rows(state: MatchState, side: int, character: int) -> tuple[int, ...]:
-    """R10: the order's one step, then one more with a playable Mouvement rune (R20)."""
-    unit = UNIT_OF_CHAR[character]
-    room = room_ahead(state, side, unit)
-    row = state.rows[side * UNITS + unit]
-    holders = (character, BONUS)
+def _order_cells(state: MatchState, side: int, unit: int) -> int:
+    """The cells of the Avancer step being played by this unit (the ship's Avancer/Avancer
+    may be one 2-cell step, R20), else one."""
+    if state.phase == ADVANCE and state.side == side and state.unit == unit and state.tasks:
+        return state.tasks[0][1]
+    return 1
+
+
+def _advance_rows(state: MatchState, side: int, unit: int, cells: int) -> tuple[int, ...]:
+    """R10: the order's steps, then one more with a playable Mouvement rune (R20)."""
+    holders = advance_rune_holders(unit)
     has_rune = bool(state.rosters[side].playable(state.spent[side], holders, 1 << MOUVEMENT))
-    steps = min(room, 2 if has_rune else 1)
-    return tuple(row + FORWARD[side] * step for step in range(1, steps + 1))
+    return advance_path(state.rows, side, unit, cells + has_rune)
 
 
 def _attacker(state: MatchState, side: int, character: int, souffle: bool) -> Side:
@@ -114,44 +121,35 @@ def unit_preview(state: MatchState, side: int, character: int) -> UnitPreview:
     """The mage's advance cells and every target in range now, each with its exact odds."""
     state, side, character = _check(state, side, character)
     other = 1 - side
-    row = state.rows[side * UNITS + UNIT_OF_CHAR[character]]
-    lane = LANE_OF_CHAR[character]
-    souffle_free = souffle_available(state, side)
-    rules = state.rules
-    targets: list[TargetPreview] = []
-    boosted: list[TargetPreview] = []
+    unit = UNIT_OF_CHAR[character]
+    rows = state.rows
+    trident_shooter = state.trident and character == PLONGEUR  # R24: mages only
+    plain, boosted = targets(rows, side, character, souffle_available(state, side), trident_shooter)
 
-    def add(name: str, distance: int, kind: str, defender: int, idist: int | None) -> None:
-        for souffle in (False, True):
-            if souffle and not (souffle_free and souffle_helps(distance)):
-                continue  # Souffle portant is offered only where it shortens the shot
-            if distance > (MAX_SOUFFLE_DISTANCE if souffle else MAX_RANGE):
-                continue
-            odds = shot(
-                kind,  # type: ignore[arg-type]
-                state.tier,
-                distance,
-                idist,
-                _attacker(state, side, character, souffle),
-                _defender(state, other, defender),
-                rules=rules,
-            )
-            action = f"shoot {name}" + (" souffle" if souffle else "")
-            (boosted if souffle else targets).append(
-                TargetPreview(action, name, distance, souffle, odds)
-            )
+    def preview(target: int, souffle: bool) -> TargetPreview:
+        distance = shot_distance(rows, side, character, target)
+        chest = target == CHEST
+        odds = shot(
+            "chest" if chest else "mage",
+            state.tier,
+            distance,
+            interception_distance(rows, side, character) if chest else None,
+            _attacker(state, side, character, souffle),
+            _defender(state, other, character if chest else target),
+            rules=state.rules,
+        )
+        name = CHEST_NAME if chest else CHAR_NAMES[target]
+        action = f"shoot {name}" + (" souffle" if souffle else "")
+        return TargetPreview(action, name, distance, souffle, odds)
 
-    for enemy in range(CHARS):
-        enemy_row = state.rows[other * UNITS + UNIT_OF_CHAR[enemy]]
-        distance = mage_distance(row, lane, enemy_row, LANE_OF_CHAR[enemy])
-        add(CHAR_NAMES[enemy], distance, "mage", enemy, None)
-    trident_shooter = state.trident and character == PLONGEUR
-    if not trident_shooter:  # Trident's shots are at mages only (R24)
-        interceptor_row = state.rows[other * UNITS + UNIT_OF_CHAR[character]]
-        idist = mage_distance(row, lane, interceptor_row, lane)  # R6
-        add(CHEST_NAME, chest_distance(side, row), "chest", character, idist)
+    cells = _order_cells(state, side, unit)
     return UnitPreview(
-        side, character, row, _advance_rows(state, side, character), (*targets, *boosted)
+        side,
+        character,
+        rows[side * UNITS + unit],
+        _advance_rows(state, side, unit, cells),
+        (*[preview(t, False) for t in plain], *[preview(t, True) for t in boosted]),
+        cells,
     )
 
 

@@ -278,23 +278,22 @@ def _check_invariants(state: MatchState) -> None:
         )
     if state.side < 0 and phase not in (Phase.WEATHER, Phase.END):
         raise RecordError("side: a side must be acting in this phase")
-    probe = state.copy()
     legal: tuple[str, ...] = ()
     try:
         if phase == Phase.END:
             expected_player = TERMINAL
         elif phase in engine.CHANCE_PHASES:
             expected_player = CHANCE
-            outcomes = probe.chance_outcomes() if state.player == CHANCE else ()
+            outcomes = state.chance_outcomes() if state.player == CHANCE else ()
             if not outcomes:
                 raise RecordError("player: a chance phase must be a chance node")
-            probe.copy()._apply_chance(outcomes[0][0])
+            state.copy()._apply_chance(outcomes[0][0])
         else:
             legal_of, _decide, player_of = engine.DECISIONS[Phase(phase)]
-            legal = legal_of(probe)
+            legal = legal_of(state)  # a pure look-up
             if len(legal) < 2:
                 raise RecordError(f"phase {Phase(phase).label!r}: no choice to rest on here")
-            expected_player = player_of(probe)
+            expected_player = player_of(state)
             for action in legal:
                 trial = state.copy()
                 trial.legal = legal

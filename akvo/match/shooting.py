@@ -25,6 +25,7 @@ from akvo.match.actions import (
     NO_MOVE,
     NO_ROULEAU,
     NO_RUNE,
+    NO_TARGET,
     PARSED,
     RECOVER_ACTIONS,
     REROLL_ACTIONS,
@@ -36,9 +37,10 @@ from akvo.match.actions import (
     ShootAt,
 )
 from akvo.match.actions import ROULEAU as ROULEAU_ACTION
-from akvo.match.board import CHAR_NAMES, CHARS, CHEST, PLONGEUR, UNIT_OF_CHAR, UNITS, chest_distance
+from akvo.match.board import CHAR_NAMES, CHARS, CHEST, PLONGEUR, UNIT_OF_CHAR
 from akvo.match.core import TASK_SHOT, Roll, Shot, StateCore
-from akvo.match.flow import add_event, advance_unit, next_task, room_ahead, spend
+from akvo.match.flow import add_event, next_task, spend
+from akvo.match.geometry import advance, interception_distance, room_ahead, shot_distance, targets
 from akvo.match.outcome import resolve
 from akvo.match.phases import (
     AFTER_SHOT,
@@ -73,7 +75,6 @@ from akvo.resolution import (
     is_critical,
     is_prodige,
     is_success,
-    souffle_helps,
 )
 from akvo.rules import TIE_BREAK_TURNS, tier_for_turn
 
@@ -87,16 +88,16 @@ _MOUVEMENT_MASK: Final = 1 << MOUVEMENT
 _ATTACK_MASK: Final = 1 << ATTAQUE | 1 << RELANCE_CAT
 _DEFENCE_MASK: Final = 1 << DEFENSE | 1 << RELANCE_CAT
 _CONFUSION_MASK: Final = 1 << CONFUSION
+# The single choice of a phase where there is nothing to choose (played by engine.settle).
+_NO_MOVE_ONLY: Final = (NO_MOVE,)
+_NO_RUNE_ONLY: Final = (NO_RUNE,)
+_NO_TARGET_ONLY: Final = (NO_TARGET,)
 
 
 def current_shot(s: StateCore) -> Shot:
     shot = s.shot
     assert shot is not None
     return shot
-
-
-def position(s: StateCore, side: int, char: int) -> int:
-    return s.rows[side * UNITS + UNIT_OF_CHAR[char]]
 
 
 def can_intercept(shot: Shot) -> bool:
@@ -129,19 +130,16 @@ def activating_side(s: StateCore) -> int:
 
 # --- Mouvement rune before the shot ----------------------------------------------------------
 def legal_pre_shot(s: StateCore) -> tuple[str, ...]:
-    """The Mouvement runes the shooter may play first; with none (``no move`` alone) the
-    node moves on by itself to the target (returns ``()``, as a forced ``no move`` would)."""
+    """The Mouvement runes the shooter may play first (R20: only if its unit can move);
+    ``(no move,)`` alone when there is none."""
     shot = s.shot
     assert shot is not None
     side = shot.side
-    if room_ahead(s, side, UNIT_OF_CHAR[shot.shooter]):  # R20: a blocked unit cannot move
-        legal = s.rosters[side].choices(
-            s.spent[side], (shot.shooter, BONUS), _MOUVEMENT_MASK, NO_MOVE, MOVE_ACTIONS
-        )
-        if len(legal) > 1:
-            return legal
-    s.phase = TARGET
-    return ()
+    if not room_ahead(s.rows, side, UNIT_OF_CHAR[shot.shooter]):
+        return _NO_MOVE_ONLY
+    return s.rosters[side].choices(
+        s.spent[side], (shot.shooter, BONUS), _MOUVEMENT_MASK, NO_MOVE, MOVE_ACTIONS
+    )
 
 
 def decide_pre_shot(s: StateCore, action: str) -> None:
@@ -153,7 +151,7 @@ def decide_pre_shot(s: StateCore, action: str) -> None:
         spend(s, side, rune.letter)
         if s.rules.mouvement_rune == "is_the_rune":  # R18: the side's one rune
             shot.att_rune, shot.att_cat = rune.letter, MOUVEMENT
-        moved = advance_unit(s, side, UNIT_OF_CHAR[shot.shooter], 1)
+        moved = advance(s.rows, side, UNIT_OF_CHAR[shot.shooter], 1)
         if s.log:
             how = "avance de 1 case" if moved else "ne peut pas avancer"
             add_event(
@@ -165,44 +163,18 @@ def decide_pre_shot(s: StateCore, action: str) -> None:
 
 # --- target ----------------------------------------------------------------------------------
 def legal_target(s: StateCore) -> tuple[str, ...]:
+    """The targets in range, then those only Souffle portant brings in range (R24); or
+    those and ``hold`` when only Souffle portant makes a shot possible (it is never forced);
+    or ``(no target,)`` alone."""
     shot = s.shot
     assert shot is not None
-    side, shooter = shot.side, shot.shooter
-    found = _targets(s, side, shooter, souffle_available(s, side))
-    if found:
-        return found
-    if s.log:
-        add_event(s, f"{log.mage(side, shooter)} n'a aucune cible à portée.")
-    drop_shot(s)
-    return ()
-
-
-def _targets(s: StateCore, side: int, shooter: int, souffle: bool) -> tuple[str, ...]:
-    """The legal targets: in range, then those only Souffle portant brings in range; or
-    ``hold`` with only the latter; or nothing."""
-    row = position(s, side, shooter)
-    lane = shooter + 1
-    enemy = (1 - side) * UNITS
-    rows = s.rows
-    plain: list[str] = []
-    boosted: list[str] = []
-    for char in range(CHARS):
-        distance = abs(row - rows[enemy + UNIT_OF_CHAR[char]]) + abs(lane - char - 1)
-        if distance <= MAX_RANGE:
-            plain.append(_SHOOT[char])
-        if souffle and souffle_helps(distance):
-            boosted.append(_SHOOT_SOUFFLE[char])
-    if not s.trident:
-        distance = chest_distance(side, row)
-        if distance <= MAX_RANGE:
-            plain.append(_SHOOT[CHEST])
-        if souffle and souffle_helps(distance):
-            boosted.append(_SHOOT_SOUFFLE[CHEST])
+    side = shot.side
+    plain, boosted = targets(s.rows, side, shot.shooter, souffle_available(s, side), s.trident)
     if plain:
-        return (*plain, *boosted)
-    if boosted:  # a shot only Souffle portant makes possible never forces the Ultime
-        return (*boosted, HOLD)
-    return ()
+        return (*[_SHOOT[t] for t in plain], *[_SHOOT_SOUFFLE[t] for t in boosted])
+    if boosted:
+        return (*[_SHOOT_SOUFFLE[t] for t in boosted], HOLD)
+    return _NO_TARGET_ONLY
 
 
 def drop_shot(s: StateCore) -> None:
@@ -215,20 +187,19 @@ def decide_target(s: StateCore, action: str) -> None:
     shot = s.shot
     assert shot is not None
     choice = PARSED[action]
-    if not isinstance(choice, ShootAt):  # hold
+    if not isinstance(choice, ShootAt):  # hold, or no target at all
         if s.log:
-            add_event(s, f"{log.mage(shot.side, shot.shooter)} renonce à tirer.")
+            why = "renonce à tirer" if action == HOLD else "n'a aucune cible à portée"
+            add_event(s, f"{log.mage(shot.side, shot.shooter)} {why}.")
         drop_shot(s)
         return
     side, shooter = shot.side, shot.shooter
     target = choice.target
-    row = position(s, side, shooter)
+    distance = shot_distance(s.rows, side, shooter, target)
     if target == CHEST:
-        distance = chest_distance(side, row)
         shot.defender = shooter  # the enemy mage of the shooter's lane (R17)
-        shot.idist = abs(row - position(s, 1 - side, shooter))  # R6, same lane
+        shot.idist = interception_distance(s.rows, side, shooter)
     else:
-        distance = abs(row - position(s, 1 - side, target)) + abs(shooter - target)
         shot.defender = target
     if choice.souffle:
         distance = use_souffle(s, shot, distance)
@@ -240,35 +211,27 @@ def decide_target(s: StateCore, action: str) -> None:
 
 # --- runes of the resolution (R18, R20) ------------------------------------------------------
 def legal_attack_rune(s: StateCore) -> tuple[str, ...]:
-    """The attacker's runes (R18, R20); with none to play the node moves on by itself to the
-    defender's rune (returns ``()``, as a forced ``no rune`` would)."""
+    """The attacker's runes (R18, R20); ``(no rune,)`` alone when it has none to play."""
     shot = s.shot
     assert shot is not None
-    if shot.att_cat < 0:  # else R18: the Mouvement rune was this side's rune
-        mask = _ATTACK_MASK | _CONFUSION_MASK if can_intercept(shot) else _ATTACK_MASK
-        side = shot.side
-        legal = s.rosters[side].choices(
-            s.spent[side], (shot.shooter, BONUS), mask, NO_RUNE, RUNE_ACTIONS
-        )
-        if len(legal) > 1:
-            return legal
-    s.phase = DEFENCE_RUNE
-    return ()
+    if shot.att_cat >= 0:  # R18: the Mouvement rune was this side's rune
+        return _NO_RUNE_ONLY
+    mask = _ATTACK_MASK | _CONFUSION_MASK if can_intercept(shot) else _ATTACK_MASK
+    side = shot.side
+    return s.rosters[side].choices(
+        s.spent[side], (shot.shooter, BONUS), mask, NO_RUNE, RUNE_ACTIONS
+    )
 
 
 def legal_defence_rune(s: StateCore) -> tuple[str, ...]:
-    """The defender's runes (R18, R20); with none the node moves on by itself to the roll."""
+    """The defender's runes (R18, R20); ``(no rune,)`` alone when it has none to play."""
     shot = s.shot
     assert shot is not None
     mask = _CONFUSION_MASK | _DEFENCE_MASK if can_intercept(shot) else _CONFUSION_MASK
     other = 1 - shot.side
-    legal = s.rosters[other].choices(
+    return s.rosters[other].choices(
         s.spent[other], (shot.defender, BONUS), mask, NO_RUNE, RUNE_ACTIONS
     )
-    if len(legal) > 1:
-        return legal
-    s.phase = ROLL
-    return ()
 
 
 def _play_rune(s: StateCore, shot: Shot, action: str, attacking: bool) -> None:

@@ -33,15 +33,9 @@ from dataclasses import dataclass
 
 from akvo.config import DEFAULT_RULES, RulesConfig
 from akvo.errors import IllegalAction
-from akvo.match.board import (
-    CHAR_NAMES,
-    MAX_RANGE,
-    PEDALAIR,
-    SIDE_NAMES,
-    UNIT_NAMES,
-    UNIT_OF_CHAR,
-    chest_distance,
-)
+from akvo.match.board import CHAR_NAMES, PEDALAIR, SIDE_NAMES, UNIT_NAMES, UNIT_OF_CHAR
+from akvo.match.geometry import chest_distance, in_range
+from akvo.match.phases import Phase
 from akvo.match.scenario import apply_setup
 from akvo.match.state import MatchState, new_match
 from akvo.rules import CHARACTERS, TURNS
@@ -110,7 +104,7 @@ class _Line:
 
     def chance(self, state: MatchState) -> str:
         outcomes = dict(state.chance_outcomes())
-        if state.phase_name() == "weather":
+        if state.phase == Phase.WEATHER:
             # Alternate the favoured side, so that the R8 bag never runs dry of the wanted one.
             wanted = "weather A" if state.turn % 2 else "weather B"
             return wanted if wanted in outcomes else next(iter(outcomes))
@@ -121,55 +115,54 @@ class _Line:
 
     def decision(self, state: MatchState) -> str:
         side = state.current_player
-        phase = state.phase_name()
+        phase = state.phase_enum
         legal = state.legal_actions()
-        if phase == "orders":
+        if phase is Phase.ORDERS:
             if side == 1 or state.turn > 1:
                 return "orders TTTT TT"
             # Turn 1: the ship shoots twice; the Pédalair shoots only if Souffle comes back.
             return "orders TAAA TT" if self.twice else "orders AAAA TT"
-        if phase == "activate":
+        if phase is Phase.ACTIVATE:
             if side == 0 and "rune U pedalair" in legal and "activate pedalair" in legal:
                 return "rune U pedalair"
             return next(f"activate {u}" for u in _ACTIVATION_ORDER if f"activate {u}" in legal)
-        if phase == "ship order":
+        if phase is Phase.SHIP_ORDER:
             return "first barreur"
-        if phase == "trident":
+        if phase is Phase.TRIDENT:
             return "no trident"
         if side == 1:
             return self._cooperative_b(phase, legal)
-        if phase == "advance":  # turn 1 only: Avancer + Mouvement, 2 cells (R20)
+        if phase is Phase.ADVANCE:  # turn 1 only: Avancer + Mouvement, 2 cells (R20)
             return _with_mouvement(legal, "advance +", UNIT_NAMES[state.unit], state.turn)
-        if phase in ("attack rune", "defence rune"):
+        if phase in (Phase.ATTACK_RUNE, Phase.DEFENCE_RUNE):
             return "no rune"
-        if phase == "prodige":
+        if phase is Phase.PRODIGE:
             return legal[0]  # any spent rune: the line only spends Mouvement runes (and U)
         shot = state.shot
         assert shot is not None
         row = state.rows[UNIT_OF_CHAR[shot.shooter]]
-        if phase == "pre-shot":
+        if phase is Phase.PRE_SHOT:
             if row >= SHOOTING_ROW:
                 return "no move"
             return _with_mouvement(legal, "move ", CHAR_NAMES[shot.shooter], state.turn)
-        if phase == "target":
-            in_range = chest_distance(0, row) <= MAX_RANGE
-            return "shoot chest" if in_range else "shoot chest souffle"
-        raise IllegalAction(f"the highest-score line has no decision for phase {phase!r}")
+        if phase is Phase.TARGET:
+            return "shoot chest" if in_range(chest_distance(0, row)) else "shoot chest souffle"
+        raise IllegalAction(f"the highest-score line has no decision for phase {phase.label!r}")
 
     @staticmethod
-    def _cooperative_b(phase: str, legal: tuple[str, ...]) -> str:
+    def _cooperative_b(phase: Phase, legal: tuple[str, ...]) -> str:
         """B never moves, never plays a rune and shoots (and misses) a mage."""
-        if phase == "target":
+        if phase is Phase.TARGET:
             plain = [a for a in legal if a.startswith("shoot") and not a.endswith("souffle")]
             mages = [a for a in plain if a != "shoot chest"]
             return (mages or plain or ["hold"])[0]  # the roll misses whatever the target
-        if phase == "pre-shot":
+        if phase is Phase.PRE_SHOT:
             return "no move"
-        if phase in ("attack rune", "defence rune"):
+        if phase in (Phase.ATTACK_RUNE, Phase.DEFENCE_RUNE):
             return "no rune"
-        if phase == "prodige":
+        if phase is Phase.PRODIGE:
             return legal[0]
-        raise IllegalAction(f"the highest-score line has no B decision for phase {phase!r}")
+        raise IllegalAction(f"the highest-score line has no B decision for phase {phase.label!r}")
 
 
 def highest_score_line(

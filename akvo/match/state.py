@@ -74,6 +74,7 @@ from akvo.match.chance import (
     sample_roll_entry,
 )
 from akvo.match.core import CHANCE, TERMINAL, StateCore
+from akvo.match.geometry import mages_in_enemy_half
 from akvo.match.log import mage
 from akvo.match.log import unit as unit_label
 from akvo.match.names import character_index, letter_index, side_index, unit_index
@@ -246,7 +247,7 @@ class MatchState(StateCore):
         return "".join(chr(65 + i) for i in range(26) if mask >> i & 1)
 
     def mages_in_enemy_half(self, side: object) -> int:
-        return flow.mages_in_enemy_half(self, side_index(side))
+        return mages_in_enemy_half(self.rows, side_index(side))
 
     # --- applying --------------------------------------------------------------------------
     def apply_action(self, action: object) -> None:

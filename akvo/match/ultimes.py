@@ -41,6 +41,7 @@ from akvo.match.core import (
     Shot,
     StateCore,
 )
+from akvo.match.geometry import advance
 from akvo.match.roster import RUNE_U, letter_bit
 from akvo.resolution import TRIDENT_SHOTS, souffle_distance
 
@@ -109,10 +110,8 @@ def rouleau_offered(s: StateCore, shot: Shot, moved: int) -> bool:
 
 
 def declare_rouleau(s: StateCore, side: int) -> None:
-    from akvo.match.flow import advance_unit
-
     use_ultime(s, side, SURFEUR)
-    moved = advance_unit(s, side, UNIT_OF_CHAR[SURFEUR], 1)
+    moved = advance(s.rows, side, UNIT_OF_CHAR[SURFEUR], 1)
     if s.log:
         how = "avance de 1 case" if moved else "ne peut pas avancer"
         s.events.append(log.prefix(s.turn) + f"{log.mage(side, SURFEUR)} déclare Rouleau et {how}.")

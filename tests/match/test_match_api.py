@@ -21,7 +21,7 @@ from tests.match.helpers import bare, play, play_random
 def test_phase_names_are_unique_and_the_state_reports_its_phase() -> None:
     assert len(set(LABELS.values())) == len(Phase)
     state = new_match()
-    assert state.phase_enum is Phase.WEATHER and state.phase_name() == "weather"
+    assert state.phase_enum is Phase.WEATHER and state.phase_name() == Phase.WEATHER.label
     assert not Phase.WEATHER.is_internal and Phase.AFTER_SHOT.is_internal
 
 
@@ -57,7 +57,7 @@ def test_the_observation_shows_the_shot_in_progress_and_the_bag() -> None:
     seen = state.observation("A")
     assert seen["weather_bag"] == {"A": 4, "B": 4} and seen["shot"] is None
     assert new_match(rules=RulesConfig(weather="coin")).observation("B")["weather_bag"] is None
-    state = play_random(new_match(), 5, lambda s: s.phase_name() == "roll")
+    state = play_random(new_match(), 5, lambda s: s.phase == Phase.ROLL)
     shot = state.observation("B")["shot"]
     modifier, threshold = state.roll_target()
     assert shot["shooter"] == CHAR_NAMES[state.shot.shooter]  # type: ignore[union-attr]

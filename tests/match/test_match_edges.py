@@ -10,6 +10,7 @@ import pytest
 from akvo.config import RulesConfig
 from akvo.errors import IllegalAction
 from akvo.match.board import BARREUR, LANCEUR, SURFEUR, UNITS
+from akvo.match.phases import Phase
 from akvo.match.scenario import scenario
 from tests.match.helpers import bare, play
 
@@ -80,7 +81,7 @@ def test_confusion_and_tourbillon_stack_and_only_the_variant_sees_a_prodige(
     assert state.prompt() == "Jet d'attaque : le Kitesurfeur de A lance 2 dé(s), seuil 14."
     play(state, "roll 55")
     assert state.events[-1].endswith("10 contre 14, raté." + (" Prodige !" if recovers else ""))
-    assert (state.phase_name() == "prodige") is recovers
+    assert (state.phase == Phase.PRODIGE) is recovers
 
 
 def test_a_prodige_never_takes_back_the_rune_u() -> None:
@@ -107,7 +108,7 @@ def test_a_prodige_never_takes_back_the_rune_u() -> None:
         "Tour 1 — prodige : le Surfeur de A récupère la rune P.",
     ]
     assert state.spent_letters(0) == "U"
-    assert state.phase_name() == "activate"  # Rouleau is used: no Rouleau node
+    assert state.phase == Phase.ACTIVATE  # Rouleau is used: no Rouleau node
 
 
 def test_ultime_effects_end_with_the_turn() -> None:
@@ -179,7 +180,7 @@ def test_rouleau_needs_the_enemy_surfeur_to_move() -> None:
     play(state, "shoot surfeur", "roll 4431", "roll 1112")
     assert state.last_outcome == "push_1"
     assert state.rows[UNITS + 3] == 8 and state.res[6 + SURFEUR] == 1
-    assert state.phase_name() == "activate" and state.current_player == 1
+    assert state.phase == Phase.ACTIVATE and state.current_player == 1
 
 
 @pytest.mark.parametrize(
@@ -209,7 +210,7 @@ def test_a_mouvement_rune_before_a_shot_is_the_sides_one_rune() -> None:
     play(state, "weather A", "orders ATAA AA", "orders AAAA AA", "activate kitesurfeur")
     assert state.legal_actions() == ("no move", "move W")
     play(state, "move W", "shoot kitesurfeur")
-    assert state.phase_name() == "defence rune" and state.current_player == 1
+    assert state.phase == Phase.DEFENCE_RUNE and state.current_player == 1
     assert state.legal_actions() == ("no rune", "rune A")
     assert state.spent_letters(0) == "ABCDEFGHIJKLMNOPRSTUVWXYZ"  # Q is still unspent
 

@@ -9,6 +9,7 @@ import pytest
 from akvo.config import RulesConfig
 from akvo.errors import IllegalAction
 from akvo.match import CHANCE, MatchState, new_match, play_match
+from akvo.match.phases import Phase
 from akvo.match.scenario import scenario
 from tests.match.helpers import play_random
 
@@ -69,7 +70,7 @@ def test_observation_hides_the_other_sides_orders_until_revealed() -> None:
 
 
 def test_illegal_actions_raise_and_change_nothing() -> None:
-    state = play_random(new_match(), 4, lambda s: s.phase_name() == "attack rune")
+    state = play_random(new_match(), 4, lambda s: s.phase == Phase.ATTACK_RUNE)
     checks = [
         "activate navire",
         "rune Z",
@@ -83,7 +84,7 @@ def test_illegal_actions_raise_and_change_nothing() -> None:
             state.apply_action(action)
         assert state.to_json() == before
     # At a chance node: malformed rolls are named.
-    roll = play_random(new_match(), 4, lambda s: s.phase_name() == "roll")
+    roll = play_random(new_match(), 4, lambda s: s.phase == Phase.ROLL)
     before = roll.to_json()
     for action in ["roll 12", "roll 1237", "roll 12345", "keep", "weather A"]:
         with pytest.raises(IllegalAction, match="die faces"):
@@ -96,7 +97,7 @@ def test_illegal_actions_raise_and_change_nothing() -> None:
 
 
 def test_roll_chance_nodes_list_every_ordered_roll() -> None:
-    state = play_random(new_match(), 2, lambda s: s.phase_name() == "roll")
+    state = play_random(new_match(), 2, lambda s: s.phase == Phase.ROLL)
     outcomes = state.chance_outcomes()
     assert len(outcomes) == 6 ** len(outcomes[0][0][5:])
     assert sum(p for _, p in outcomes) == 1

@@ -10,6 +10,7 @@ from scipy.stats import chi2
 
 from akvo.match import CHANCE, MatchState
 from akvo.match.bots import r15_relance
+from akvo.match.phases import Phase
 from akvo.match.scenario import scenario
 from akvo.shots import CHEST_OUTCOMES, MAGE_OUTCOMES, ShotOdds, Side, shot_on_chest, shot_on_mage
 from tests.match.helpers import ALL, bare, play
@@ -24,7 +25,7 @@ def _at_the_attack_roll(actions: list[str], keep: str = "", **setup: object) -> 
     spent = {"A": ALL.replace(a, ""), "B": ALL.replace(b, "")}
     state = scenario(spent=spent, ultimes_used={"A": ["pedalair"]}, **setup)  # type: ignore[arg-type]
     play(state, *actions)
-    assert state.phase_name() == "roll"
+    assert state.phase == Phase.ROLL
     return state
 
 
@@ -190,7 +191,7 @@ def test_an_attack_relance_enumerated_exactly_matches_akvo_shots() -> None:
     state = bare(keep={"A": "L"}, ultimes={"A": ["pedalair"]}, rows={"B": {"pedalair": 8}})
     play(state, "weather A", "orders TAAA AA", "orders AAAA AA", "activate pedalair")
     play(state, "shoot chest souffle", "rune L")
-    assert state.phase_name() == "roll" and not state.last_outcome
+    assert state.phase == Phase.ROLL and not state.last_outcome
     exact = _exact(state, r15_relance)
     odds = shot_on_chest(1, 6, None, attack=Side(rune="relance", souffle=True))
     assert exact == {k: p for k, p in odds.outcomes.items() if p}

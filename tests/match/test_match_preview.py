@@ -13,6 +13,7 @@ import pytest
 
 from akvo.errors import AkvoError
 from akvo.match import MatchState, decisions, new_match, play_match
+from akvo.match.phases import Phase
 from akvo.match.preview import PreviewError, target_values, unit_preview
 from akvo.shots import Side, shot_on_chest, shot_on_mage
 
@@ -27,7 +28,7 @@ def _target_nodes(seed: int, limit: int = 400) -> Iterator[MatchState]:
 
     nodes = decisions(new_match("perrockiss", "fish-tank"), rng, (choose, choose))
     for node in itertools.islice(nodes, limit):
-        if node.phase_name() == "target":
+        if node.phase == Phase.TARGET:
             yield node
 
 
@@ -45,7 +46,7 @@ def test_preview_lists_exactly_the_engine_targets(seed: int) -> None:
 def test_a_preview_value_is_the_shot_calculator_value() -> None:
     state = new_match("perrockiss", "fish-tank")
     rng = random.Random(3)
-    while state.phase_name() != "target":
+    while state.phase != Phase.TARGET:
         if state.is_chance_node():
             state.apply_action(state.sample_chance(rng))
         else:

@@ -24,6 +24,7 @@ from akvo.match.board import (
     UNIT_OF_CHAR,
     UNITS,
 )
+from akvo.match.phases import Phase
 from akvo.rules import RuneCategory, rune, thresholds
 
 RULE_SETS = [
@@ -123,7 +124,7 @@ def play_checked(seed: int, rules: RulesConfig, team_a: str, team_b: str) -> Mat
         if state.turn != turn:  # R24: the Ultimes' effects last until the end of the turn
             declared, turn = set(), state.turn
         if state.player == CHANCE:
-            if state.phase_name() == "roll":
+            if state.phase == Phase.ROLL:
                 _referee_roll(state, declared)
                 rolls += 1
             outcomes = state.chance_outcomes()
@@ -150,7 +151,7 @@ def play_checked(seed: int, rules: RulesConfig, team_a: str, team_b: str) -> Mat
             if action.startswith("rune U "):
                 assert rules.rune_u == "restores_ultime"
                 restores[side][CHAR_OF_NAME[action.split()[2]]] += 1
-        if state.phase_name() == "orders" and state.current_player == 1:
+        if state.phase == Phase.ORDERS and state.current_player == 1:
             # B programs after A: B's observation must not show A's orders.
             assert state.observation("B")["orders"]["A"] == "hidden"
         if rng.random() < 0.02:  # now and then: a snapshot round trip and an illegal action

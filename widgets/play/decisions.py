@@ -15,7 +15,7 @@ from html import escape
 
 import ipywidgets as widgets
 
-from akvo.match import MatchState
+from akvo.match import MatchState, Phase
 from akvo.match.actions import SHIP_TOKENS
 from akvo.match.preview import target_values
 
@@ -39,14 +39,14 @@ def action_css(action: str) -> str:
     return "akvo-do-" + re.sub(r"[^a-z0-9]+", "-", action.lower()).strip("-")
 
 
-RUNE_PHASES = ("attack rune", "defence rune")
+RUNE_PHASES = (Phase.ATTACK_RUNE, Phase.DEFENCE_RUNE)
 
 
 def option_values(state: MatchState) -> dict[str, str]:
     """The short French value of each option that has one: a target's P(push) or expected
     points; at a rune decision, the shot's value with each rune (or none)."""
-    phase = state.phase_name()
-    if phase == "target":
+    phase = state.phase_enum
+    if phase is Phase.TARGET:
         return {a: value_text(a, v) for a, v in target_values(state).items()}
     if phase in RUNE_PHASES:
         odds = rune_values(state)

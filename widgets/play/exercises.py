@@ -19,7 +19,7 @@ import ipywidgets as widgets
 
 from akvo.bots.greedy import spend_min
 from akvo.bots.values import PUSH_WEIGHT
-from akvo.match import MatchState, RandomBot, decisions, new_match
+from akvo.match import MatchState, Phase, RandomBot, decisions, new_match
 from akvo.match.preview import target_values
 
 from ..formatting import decimal, fraction, french, percent
@@ -59,7 +59,7 @@ def _mage_values(state: MatchState) -> dict[str, Fraction]:
 
 
 def _has_best_target(state: MatchState) -> bool:
-    if state.phase_name() != "target":
+    if state.phase != Phase.TARGET:
         return False
     ranked = sorted(_mage_values(state).values(), reverse=True)
     return len(ranked) >= 2 and ranked[0] > ranked[1]
@@ -70,7 +70,7 @@ def _has_attaque(state: MatchState) -> bool:
 
 
 def _has_first_unit(state: MatchState) -> bool:
-    if state.phase_name() != "activate":
+    if state.phase != Phase.ACTIVATE:
         return False
     ranked = sorted(unit_values(state).values.values(), reverse=True)
     return len(ranked) >= 2 and ranked[0] > ranked[1] > 0

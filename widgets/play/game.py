@@ -14,7 +14,7 @@ from html import escape
 import ipywidgets as widgets
 
 from akvo.errors import AkvoError
-from akvo.match import MatchState, new_match
+from akvo.match import MatchState, Phase, new_match
 from akvo.match.board import SIDE_NAMES
 
 from .decisions import ACTION_CLASS, ActionButtons, OrdersComposer
@@ -239,7 +239,7 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
         """Hot seat: B programs after A, so A's screen is hidden behind a curtain first."""
         return (
             self.hot_seat
-            and self.state.phase_name() == "orders"
+            and self.state.phase == Phase.ORDERS
             and self.state.current_player == 1
             and not self._curtain_up
         )
@@ -279,7 +279,7 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
             )
             self.curtain.description = "B est prêt à programmer"
             self.decisions.children = [self.curtain]
-        elif state.phase_name() == "orders":
+        elif state.phase == Phase.ORDERS:
             self.composer.reset()
             self.composer.confirm.description = f"Valider les ordres de {player}"
             self.decisions.children = [self.composer]

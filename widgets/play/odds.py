@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from akvo.bots.values import PUSH_WEIGHT, SHOT_RUNE, resolution_sides, shooters, with_rune
-from akvo.match import MatchState
+from akvo.match import MatchState, Phase
 from akvo.match.board import CHARS_OF_UNIT, UNIT_OF_NAME
 from akvo.match.preview import CHEST_NAME, target_values, unit_preview
 from akvo.resolution import is_critical, is_success
@@ -69,7 +69,7 @@ def rune_values(state: MatchState) -> OptionValues:
     chest, distance, idist, attack, defence = resolution_sides(state)
     current = state.shot
     assert current is not None
-    attacking = state.phase_name() == "attack rune"
+    attacking = state.phase == Phase.ATTACK_RUNE
     rune_side = current.side if attacking else 1 - current.side
     category_of = state.rosters[rune_side].category_of
 
@@ -111,7 +111,7 @@ def rune_values(state: MatchState) -> OptionValues:
 
 def attaque_letters(state: MatchState) -> list[str]:
     """At the attacker's rune decision: the legal ``rune X`` actions of an Attaque rune."""
-    if state.phase_name() != "attack rune":
+    if state.phase != Phase.ATTACK_RUNE:
         return []
     current = state.shot
     assert current is not None
@@ -194,15 +194,17 @@ def relance_values(state: MatchState) -> OptionValues:
 # --- any decision --------------------------------------------------------------------------
 
 NO_NUMBER = {
-    "orders": "les ordres sont secrets : aucune valeur exacte n’est calculée pour eux",
-    "activate": "",
-    "ship order": "l’ordre des tâches du navire n’a pas de valeur en un seul nombre",
-    "trident": "Trident engage jusqu’à trois tirs : pas de valeur en un seul nombre",
-    "trident again": "pas de valeur en un seul nombre pour ce choix",
-    "advance": "avancer change les tirs à venir : pas de valeur en un seul nombre",
-    "pre-shot": "avancer avant de tirer change la cible possible : pas de valeur en un seul nombre",
-    "prodige": "reprendre une rune sert plus tard : pas de valeur en un seul nombre",
-    "rouleau": "Rouleau fait avancer le Surfeur : pas de valeur en un seul nombre",
+    Phase.ORDERS: "les ordres sont secrets : aucune valeur exacte n’est calculée pour eux",
+    Phase.ACTIVATE: "",
+    Phase.SHIP_ORDER: "l’ordre des tâches du navire n’a pas de valeur en un seul nombre",
+    Phase.TRIDENT: "Trident engage jusqu’à trois tirs : pas de valeur en un seul nombre",
+    Phase.TRIDENT_AGAIN: "pas de valeur en un seul nombre pour ce choix",
+    Phase.ADVANCE: "avancer change les tirs à venir : pas de valeur en un seul nombre",
+    Phase.PRE_SHOT: (
+        "avancer avant de tirer change la cible possible : pas de valeur en un seul nombre"
+    ),
+    Phase.PRODIGE: "reprendre une rune sert plus tard : pas de valeur en un seul nombre",
+    Phase.ROULEAU: "Rouleau fait avancer le Surfeur : pas de valeur en un seul nombre",
 }
 ULTIME_NOTE = (
     "Déclarer un Ultime change tous les tirs du tour : ce choix n’a pas de valeur exacte "
@@ -212,18 +214,18 @@ ULTIME_NOTE = (
 
 def decision_values(state: MatchState) -> OptionValues:
     """The exact values of the options of any decision, or an empty set that says why."""
-    phase = state.phase_name()
-    if phase == "target":
+    phase = state.phase_enum
+    if phase is Phase.TARGET:
         values = target_values(state)
         return OptionValues(
             "chance exacte de repousser le mage visé ; pour le coffre, points moyens du tir",
             values,
             unit="target",
         )
-    if phase in ("attack rune", "defence rune"):
+    if phase in (Phase.ATTACK_RUNE, Phase.DEFENCE_RUNE):
         return rune_values(state)
-    if phase == "activate":
+    if phase is Phase.ACTIVATE:
         return unit_values(state)
-    if phase == "relance":
+    if phase is Phase.RELANCE:
         return relance_values(state)
     return OptionValues(NO_NUMBER.get(phase, "pas de valeur en un seul nombre pour ce choix"))

@@ -22,7 +22,7 @@ from akvo.errors import (
     TeamError,
 )
 from akvo.errors import RecordError as EngineRecordError
-from akvo.match import MatchState, replay
+from akvo.match import MatchState, Phase, replay
 
 from ..formatting import french
 from .labels import action_label
@@ -60,12 +60,12 @@ def move_refusal(state: MatchState, action: Any) -> str:
     if not isinstance(action, str):
         return "un coup se choisit parmi les boutons proposés."
     if state.is_chance_node():
-        if state.phase_name() == "weather":
+        if state.phase == Phase.WEATHER:
             return "c’est le tirage du jeton météo qui décide maintenant."
         dice = state.roll_dice()
         return f"ce sont les dés qui décident maintenant : {dice} dé(s), chacun de 1 à 6."
     step = f"l’étape est « {state.prompt().rstrip('.')} »"
-    if state.phase_name() == "orders":
+    if state.phase == Phase.ORDERS:
         return french(f"{step} : réglez vos quatre jetons et celui du navire, puis validez.")
     legal = state.legal_actions()
     shown = [f"« {action_label(state, a)} »" for a in legal[:SHOWN_OPTIONS]]

@@ -15,7 +15,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from akvo.dice import roll
-from akvo.match import MatchState, new_match, play_match, replay
+from akvo.match import MatchState, Phase, new_match, play_match, replay
 from akvo.match.board import SIDE_NAMES
 
 from ..formatting import NBSP, french, percent
@@ -49,7 +49,7 @@ def step_html(before: MatchState, action: str) -> str:
     if before.is_chance_node():
         return _chance_html(before, action)
     who = SIDE_NAMES[before.current_player]
-    if before.phase_name() == "orders":  # 64 programmings: show the one chosen
+    if before.phase == Phase.ORDERS:  # 64 programmings: show the one chosen
         return f"<p><b>{who} programme ses ordres.</b> {escape(action_label(before, action))}</p>"
     odds = decision_values(before)
     rows = []
@@ -87,7 +87,7 @@ def _chance_html(before: MatchState, action: str) -> str:
     if not action.startswith("roll"):
         return f"<p>{head} Résultat{NBSP}: {escape(action.replace('weather', 'météo'))}.</p>"
     text = f'<p>{head} <span class="akvo-play-faces">{escape(faces(action))}</span></p>'
-    if before.phase_name() == "roll":
+    if before.phase == Phase.ROLL:
         modifier, threshold = before.roll_target()
         dice = len(action) - len("roll ")
         chance = roll(threshold, dice=dice, modifier=modifier).success

@@ -15,7 +15,7 @@ from html import escape
 import ipywidgets as widgets
 
 from akvo.errors import AkvoError
-from akvo.match import MatchState, scenario
+from akvo.match import MatchState, Phase, scenario
 from akvo.rules import CRITICAL_MARGIN
 
 from ..formatting import french
@@ -233,7 +233,7 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
             self.decisions.children = []
             return
         self.step_text.value = f"<p><b>{escape(french(LESSON[self.index].text))}</b></p>"
-        if state.phase_name() == "orders":
+        if state.phase == Phase.ORDERS:
             self.composer.reset()
             self.decisions.children = [self.composer]
         else:
