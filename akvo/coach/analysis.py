@@ -30,10 +30,11 @@ False and the rows are those finished).
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -402,10 +403,14 @@ def analyse(
         rows: list[Decision] = []
         complete = True
     elif workers == 0 and client is None and scheduler is None:
-        rows, complete = _run_here(checked, indices, budget, master, show, on_progress)
+        batches = _batches_here(checked, indices, budget, master)
+        with contextlib.closing(batches):
+            rows, complete = _collect(batches, len(indices), show, on_progress)
     else:
         with dask_client(workers, client, scheduler) as dask:
-            rows, complete = _run_dask(dask, checked, indices, budget, master, show, on_progress)
+            batches = _batches_dask(dask, checked, indices, budget, master)
+            with contextlib.closing(batches):
+                rows, complete = _collect(batches, len(indices), show, on_progress)
     rows.sort(key=lambda row: row.coup)
     teams = tuple(
         str(name or team) for name, team in zip(_names(checked), final.teams, strict=True)
@@ -426,91 +431,61 @@ def _names(record: dict[str, Any]) -> list[str | None]:
     return [None, None]
 
 
-class _Tracker:
-    """Counts decisions done for the bar and the callback; says whether to go on."""
-
-    def __init__(self, total: int, show: bool, on_progress: Progress | None) -> None:
-        self.total, self.done, self.on_progress = total, 0, on_progress
-        self.bar = None
-        if show:
-            from tqdm import tqdm
-
-            self.bar = tqdm(total=total, unit="décision", file=sys.stderr, leave=False)
-
-    def add(self, count: int) -> bool:
-        self.done += count
-        if self.bar is not None:
-            self.bar.update(count)
-        return not (
-            self.on_progress is not None and self.on_progress(self.done, self.total) is False
-        )
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
-
-
-def _run_here(
-    record: dict[str, Any],
-    indices: list[int],
-    rollouts: int,
-    seed: int,
-    show: bool,
-    on_progress: Progress | None,
+def _collect(
+    batches: Iterator[list[Decision]], total: int, show: bool, on_progress: Progress | None
 ) -> tuple[list[Decision], bool]:
-    tracker = _Tracker(len(indices), show, on_progress)
+    """Gather the analysed decisions as they come, with the bar and the callback; stops
+    (False) on Ctrl+C or when the callback returns False."""
+    bar = None
+    if show:
+        from tqdm import tqdm
+
+        bar = tqdm(total=total, unit="décision", file=sys.stderr, leave=False)
     rows: list[Decision] = []
-    wanted = set(indices)
     try:
-        for index, state, action in decision_nodes(record):
-            if index not in wanted:
-                continue
-            rows.append(_decide(state, action, index, rollouts, seed))
-            if not tracker.add(1):
+        for batch in batches:
+            rows.extend(batch)
+            if bar is not None:
+                bar.update(len(batch))
+            if on_progress is not None and on_progress(len(rows), total) is False:
                 return rows, False
     except KeyboardInterrupt:
         return rows, False
     finally:
-        tracker.close()
+        if bar is not None:
+            bar.close()
     return rows, True
 
 
-def _run_dask(
-    client: Any,
-    record: dict[str, Any],
-    indices: list[int],
-    rollouts: int,
-    seed: int,
-    show: bool,
-    on_progress: Progress | None,
-) -> tuple[list[Decision], bool]:
+def _batches_here(
+    record: dict[str, Any], indices: list[int], rollouts: int, seed: int
+) -> Generator[list[Decision], None, None]:
+    """The decisions analysed one by one in this process."""
+    wanted = set(indices)
+    for index, state, action in decision_nodes(record):
+        if index in wanted:
+            yield [_decide(state, action, index, rollouts, seed)]
+
+
+def _batches_dask(
+    client: Any, record: dict[str, Any], indices: list[int], rollouts: int, seed: int
+) -> Generator[list[Decision], None, None]:
+    """The decisions analysed on Dask in interleaved chunks (even shares: early decisions
+    roll out longer matches), as the chunks finish; closing it cancels what is pending."""
     distributed: Any = importlib.import_module("distributed")  # it ships no type information
     workers = max(1, len(client.scheduler_info().get("workers", {})))
     count = min(len(indices), workers * CHUNKS_PER_WORKER)
-    chunks = [indices[start::count] for start in range(count)]  # interleaved: even shares
-    tracker = _Tracker(len(indices), show, on_progress)
-    rows: list[Decision] = []
-    futures: list[Any] = []
-    complete = True
+    chunks = [indices[start::count] for start in range(count)]
+    futures = [
+        client.submit(analyse_chunk, record, chunk, rollouts, seed, pure=False) for chunk in chunks
+    ]
     try:
-        futures = [
-            client.submit(analyse_chunk, record, chunk, rollouts, seed, pure=False)
-            for chunk in chunks
-        ]
         for future in distributed.as_completed(futures):
-            done = future.result()
-            rows.extend(done)
-            if not tracker.add(len(done)):
-                complete = False
-                break
-    except KeyboardInterrupt:
-        complete = False
+            yield future.result()
     finally:
-        tracker.close()
-        pending = [f for f in futures if not f.done()]
+        pending = [future for future in futures if not future.done()]
         if pending:
             client.cancel(pending)
-    return rows, complete
 
 
 def load_record(path: str) -> dict[str, Any]:
