@@ -20,7 +20,7 @@ from fractions import Fraction
 from typing import Any, NoReturn, TextIO
 
 from akvo.config import CHOICES, DEFAULT_RULES, RulesConfig
-from akvo.errors import AkvoError
+from akvo.errors import AkvoError, excerpt
 from akvo.lab import cli as lab_cli
 from akvo.rules import TIER_NUMERALS, tier_for_turn
 from akvo.shots import (
@@ -72,7 +72,9 @@ def _rune_type(allowed: tuple[str, ...]) -> Callable[[str], RuneChoice]:
         word = _fold(text)
         rune = aliases.get(word, word)
         if rune is not None and rune not in allowed:
-            raise argparse.ArgumentTypeError(f"{text!r} is not one of: none, {', '.join(allowed)}")
+            raise argparse.ArgumentTypeError(
+                f"{excerpt(text)} is not one of: none, {', '.join(allowed)}"
+            )
         return rune  # type: ignore[return-value]
 
     return parse
@@ -84,7 +86,7 @@ def _interception_type(text: str) -> int | None:
     try:
         return int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a distance or 'none'") from None
+        raise argparse.ArgumentTypeError(f"{excerpt(text)} is not a distance or 'none'") from None
 
 
 def _add_situation(parser: argparse.ArgumentParser, *, chest: bool) -> None:

@@ -9,7 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any, Literal, get_args, get_type_hints
 
-from akvo.errors import RulesError, excerpt
+from akvo.errors import RulesError, choice_index, excerpt, require_choice, require_text
+
+#: The longest ``--rules`` text read (every variant spelled out fits in a fifth of it).
+MAX_TEXT_LENGTH = 1000
 
 # Each variant's options, the default first: the one place they are spelled.
 WeatherRule = Literal["bag", "coin"]
@@ -46,18 +49,19 @@ class RulesConfig:
     rune)."""
 
     def __post_init__(self) -> None:
-        for name, allowed in CHOICES.items():
+        for name, allowed in CHOICES.items():  # each value kept as the plain option string
             value = getattr(self, name)
-            if value not in allowed:
+            index = choice_index(value, allowed)
+            if index < 0:
                 raise RulesError(
                     f"rules variant {name}={excerpt(value)} is unknown; choose one of {allowed}"
                 )
+            object.__setattr__(self, name, allowed[index])
 
     def with_(self, **changes: Any) -> RulesConfig:
         """A copy with some variants changed (validated like the constructor)."""
-        unknown = [k for k in changes if k not in CHOICES]
-        if unknown:
-            raise RulesError(f"unknown rules variant {excerpt(unknown[0])}")
+        for key in changes:
+            require_choice("rules variant", key, CHOICES, RulesError)
         return replace(self, **changes)
 
     def to_dict(self) -> dict[str, str]:
@@ -68,19 +72,16 @@ class RulesConfig:
         """From ``{"weather": "coin", …}``; missing variants keep their default."""
         if not isinstance(data, dict):
             raise RulesError(f"rules must be a dict of variants, got {type(data).__name__}")
+        variants: dict[str, Any] = {}
         for key, value in data.items():
-            if key not in CHOICES:
-                known = ", ".join(CHOICES)
-                raise RulesError(f"unknown rules variant {excerpt(key)}; known: {known}")
-            if not isinstance(value, str):
-                raise RulesError(f"rules variant {key} must be a string, got {excerpt(value)}")
-        return cls(**data)
+            name = require_choice("rules variant", key, CHOICES, RulesError)
+            variants[name] = require_text(f"rules variant {name}", value, RulesError)
+        return cls(**variants)
 
     @classmethod
     def from_text(cls, text: object) -> RulesConfig:
         """From ``"weather=coin,prodige=all"`` (the command line's ``--rules``)."""
-        if not isinstance(text, str):
-            raise RulesError(f"rules text must be a string, got {type(text).__name__}")
+        text = require_text("rules text", text, RulesError, MAX_TEXT_LENGTH)
         data: dict[str, str] = {}
         for item in filter(None, (part.strip() for part in text.split(","))):
             key, sep, value = item.partition("=")

@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from akvo.config import ProdigeRule
-from akvo.errors import DiceError, require_int
+from akvo.errors import DiceError, choice_index, excerpt, require_bool, require_int
 from akvo.resolution import DEFAULT_DICE, RELANCE_POLICIES, RelancePolicy, prodige_possible
 from akvo.rules import CRITICAL_MARGIN
 
@@ -278,6 +278,7 @@ class RollOdds:
 
 def clear_caches(*, keep_tables: bool = False) -> None:
     """Forget cached results (for benchmarks); ``keep_tables`` keeps the face enumerations."""
+    keep_tables = require_bool("keep_tables", keep_tables, DiceError)
     for cached in (_threshold_batch, _roll, at_least_table):
         cached.cache_clear()
     if not keep_tables:
@@ -308,10 +309,12 @@ def roll(
     _check_int("dice", dice)
     if dice > MAX_DICE:
         raise DiceError(f"dice count {dice} is above the maximum of {MAX_DICE}")
-    if reroll not in REROLL_POLICIES:
-        raise DiceError(f"reroll must be one of {REROLL_POLICIES}, got {reroll!r}")
-    if prodige not in PRODIGE_RULES:
-        raise DiceError(f"prodige must be one of {PRODIGE_RULES}, got {prodige!r}")
+    policy, rule = choice_index(reroll, REROLL_POLICIES), choice_index(prodige, PRODIGE_RULES)
+    if policy < 0:
+        raise DiceError(f"reroll must be one of {REROLL_POLICIES}, got {excerpt(reroll)}")
+    if rule < 0:
+        raise DiceError(f"prodige must be one of {PRODIGE_RULES}, got {excerpt(prodige)}")
+    reroll, prodige = REROLL_POLICIES[policy], PRODIGE_RULES[rule]
     return _roll(threshold, max(dice, 1), modifier, reroll, prodige)
 
 

@@ -19,11 +19,12 @@ from fractions import Fraction
 from functools import lru_cache
 
 from akvo.config import DEFAULT_RULES, RulesConfig
-from akvo.errors import ShotError
+from akvo.errors import ShotError, require_choice
 from akvo.shots import (
     ATTACK_RUNES,
     DEFENCE_RUNES,
     NO_SIDE,
+    SHOT_KINDS,
     RuneChoice,
     ShotKind,
     Side,
@@ -140,8 +141,7 @@ def rune_duel(
     (Résilience, Ultimes, Souffle, Relance policy); their ``rune`` is replaced by each
     option in turn. A chest shot that cannot be intercepted only offers the options that
     can act (R20): the attacker's Confusion and the defender's Défense and Relance drop."""
-    if kind not in ("mage", "chest"):
-        raise ShotError(f"unknown shot kind {kind!r}; choose 'mage' or 'chest'")
+    kind = require_choice("shot kind", kind, SHOT_KINDS, ShotError)
     if not isinstance(attack, Side) or not isinstance(defence, Side):
         raise ShotError("attack and defence must be Side objects")
     attacker_options, defender_options = ATTACK_OPTIONS, DEFENCE_OPTIONS

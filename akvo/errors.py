@@ -1,5 +1,6 @@
 """The engine's own error types: every bad input raises a subclass of :class:`AkvoError`."""
 
+from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -29,11 +30,57 @@ class IllegalAction(AkvoError):
     """A game action that is not legal in the current state; the state is unchanged."""
 
 
+# Checks for the public entry points (``value`` comes from a caller who may be hostile).
+# Each returns the value in a plain form, so that no subclass's methods run after the check:
+# an ``int`` subclass becomes an ``int``, a ``str`` subclass (whose ``__eq__`` or ``__hash__``
+# could lie) becomes a ``str``.
 def require_int(name: str, value: object, error: type[AkvoError]) -> int:
     """``value`` if it is a true integer (``bool`` is not), else ``error`` naming ``name``."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise error(f"{name} must be an integer, got {excerpt(value)}")
+    return int.__index__(value)
+
+
+def require_seed(name: str, value: object, error: type[AkvoError]) -> int | None:
+    """A seed: an integer, or ``None`` for a fresh random one."""
+    return None if value is None else require_int(name, value, error)
+
+
+def require_bool(name: str, value: object, error: type[AkvoError]) -> bool:
+    """``value`` if it is ``True`` or ``False`` (not a truthy string, not 1)."""
+    if not isinstance(value, bool):
+        raise error(f"{name} must be True or False, got {excerpt(value)}")
     return value
+
+
+def require_text(name: str, value: object, error: type[AkvoError], limit: int = 200) -> str:
+    """``value`` as a plain ``str`` of at most ``limit`` characters, else ``error``."""
+    if not isinstance(value, str):
+        raise error(f"{name} must be a string, got {excerpt(value)}")
+    if len(value) > limit:
+        raise error(f"{name} must be at most {limit} characters, got {excerpt(value)}")
+    return str.__str__(value)
+
+
+def choice_index(value: object, allowed: Sequence[object]) -> int:
+    """Where ``value`` stands in ``allowed`` (strings, or ``None``), compared as a plain
+    value of the same type, so that an unhashable or lying value cannot match; -1 if not."""
+    plain: object = str.__str__(value) if isinstance(value, str) else value
+    for index, choice in enumerate(allowed):
+        if type(plain) is type(choice) and plain == choice:
+            return index
+    return -1
+
+
+def require_choice(name: str, value: object, allowed: Iterable[T], error: type[AkvoError]) -> T:
+    """``value`` if it is one of ``allowed`` (see :func:`choice_index`), else ``error``
+    naming ``name`` and the choices."""
+    choices = tuple(allowed)
+    index = choice_index(value, choices)
+    if index < 0:
+        shown = ", ".join(repr(c) for c in choices)
+        raise error(f"unknown {name} {excerpt(value)}; choose one of {shown}")
+    return choices[index]
 
 
 def require_instance(name: str, value: object, kind: type[T], error: type[AkvoError]) -> T:

@@ -12,7 +12,7 @@ from types import MappingProxyType
 from typing import NamedTuple
 
 from akvo.config import DEFAULT_RULES, RulesConfig
-from akvo.errors import RulesError, require_int
+from akvo.errors import RulesError, excerpt, require_instance, require_int
 
 TIERS = (1, 2, 3, 4)
 DISTANCES = (1, 2, 3, 4)
@@ -132,11 +132,11 @@ class Character(enum.Enum):
     @classmethod
     def from_name(cls, name: str) -> Character:
         """Look a character up by enum name, French label or score-sheet role, any case."""
-        wanted = _fold(name)
+        wanted = _fold(str.__str__(name)) if isinstance(name, str) else None
         for character in cls:
             if wanted in {_fold(character.name), _fold(character.label), _fold(character.role)}:
                 return character
-        raise RulesError(f"unknown character {name!r}; expected one of {_names(cls)}")
+        raise RulesError(f"unknown character {excerpt(name)}; expected one of {_names(cls)}")
 
 
 def fold(text: str) -> str:
@@ -308,18 +308,20 @@ GRIMOIRE = _GRIMOIRES["standard"]
 
 def grimoire(rules: RulesConfig = DEFAULT_RULES) -> MappingProxyType[str, Rune]:
     """Letter → :class:`Rune` under the R19 reading chosen in ``rules``."""
-    return _GRIMOIRES[rules.grimoire]
+    return _GRIMOIRES[require_instance("rules", rules, RulesConfig, RulesError).grimoire]
 
 
 def rune(letter: str, rules: RulesConfig = DEFAULT_RULES) -> Rune:
     """The rune of a letter (any case)."""
-    if not isinstance(letter, str) or letter.upper() not in _GRIMOIRE:
-        raise RulesError(f"{letter!r} is not a rune letter (A–Z)")
-    return grimoire(rules)[letter.upper()]
+    wanted = str.__str__(letter).upper() if isinstance(letter, str) else ""
+    if wanted not in _GRIMOIRE:
+        raise RulesError(f"{excerpt(letter)} is not a rune letter (A–Z)")
+    return grimoire(rules)[wanted]
 
 
 def runes_in(category: RuneCategory, rules: RulesConfig = DEFAULT_RULES) -> tuple[Rune, ...]:
     """All runes of a category, in alphabetical order."""
+    category = require_instance("category", category, RuneCategory, RulesError)
     return tuple(r for r in grimoire(rules).values() if r.category is category)
 
 

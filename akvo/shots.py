@@ -41,7 +41,14 @@ from typing import Literal, get_args
 
 from akvo.config import DEFAULT_RULES, ProdigeRule, RulesConfig
 from akvo.dice import RollOdds, roll
-from akvo.errors import ShotError, require_instance, require_int
+from akvo.errors import (
+    ShotError,
+    excerpt,
+    require_bool,
+    require_choice,
+    require_instance,
+    require_int,
+)
 from akvo.resolution import CHEST_OUTCOMES as CHEST_OUTCOMES
 from akvo.resolution import MAGE_OUTCOMES as MAGE_OUTCOMES
 from akvo.resolution import (
@@ -63,6 +70,7 @@ from akvo.rules import DISTANCES, MAX_RESILIENCE, TIERS, thresholds
 RollRune = Literal["attaque", "defense", "confusion", "relance"]
 RuneChoice = RollRune | None
 ShotKind = Literal["mage", "chest"]
+SHOT_KINDS: tuple[ShotKind, ...] = get_args(ShotKind)
 
 ROLL_RUNES: tuple[RollRune, ...] = get_args(RollRune)
 RUNE_CHOICES: tuple[RuneChoice, ...] = (None, *ROLL_RUNES)
@@ -95,18 +103,19 @@ class Side:
     policy: RelancePolicy = "success"
 
     def __post_init__(self) -> None:
-        if self.rune not in RUNE_CHOICES:
-            raise ShotError(f"unknown rune {self.rune!r}; choose one of {RUNE_CHOICES}")
-        require_int("resilience", self.resilience, ShotError)
-        if not 0 <= self.resilience <= MAX_RESILIENCE:
-            raise ShotError(f"resilience {self.resilience} is outside 0–{MAX_RESILIENCE} (R11)")
+        # Each field checked, and kept in its plain form (no subclass survives the check).
+        resilience = require_int("resilience", self.resilience, ShotError)
+        if not 0 <= resilience <= MAX_RESILIENCE:
+            raise ShotError(f"resilience {resilience} is outside 0–{MAX_RESILIENCE} (R11)")
+        fields: dict[str, object] = {
+            "rune": require_choice("rune", self.rune, RUNE_CHOICES, ShotError),
+            "resilience": resilience,
+            "policy": require_choice("Relance policy", self.policy, RELANCE_POLICIES, ShotError),
+        }
         for name in ("vigie", "egide", "tourbillon", "souffle"):
-            if not isinstance(getattr(self, name), bool):
-                raise ShotError(f"{name} must be True or False, got {getattr(self, name)!r}")
-        if self.policy not in RELANCE_POLICIES:
-            raise ShotError(
-                f"unknown Relance policy {self.policy!r}; choose one of {RELANCE_POLICIES}"
-            )
+            fields[name] = require_bool(name, getattr(self, name), ShotError)
+        for name, value in fields.items():
+            object.__setattr__(self, name, value)
 
 
 NO_SIDE = Side()
@@ -189,9 +198,9 @@ def _check_sides(attack: object, defence: object, rules: object) -> tuple[Side, 
     defence = require_instance("defence", defence, Side, ShotError)
     rules = require_instance("rules", rules, RulesConfig, ShotError)
     if attack.rune not in ATTACK_RUNES:
-        raise ShotError(f"the attacking side cannot play {attack.rune!r} (R20)")
+        raise ShotError(f"the attacking side cannot play {excerpt(attack.rune)} (R20)")
     if defence.rune not in DEFENCE_RUNES:
-        raise ShotError(f"the defending side cannot play {defence.rune!r} (R20)")
+        raise ShotError(f"the defending side cannot play {excerpt(defence.rune)} (R20)")
     if defence.souffle:
         raise ShotError("Souffle portant shortens an allied shot: attacking side only (R24)")
     return attack, defence, rules
@@ -307,7 +316,8 @@ def _normalise(
     if not rolls_defence:
         if dfn.rune in ("defense", "relance"):
             raise ShotError(
-                f"no interception is possible, so the defender's {dfn.rune!r} cannot act (R20)"
+                f"no interception is possible, so the defender's {excerpt(dfn.rune)} cannot act "
+                "(R20)"
             )
         if att.rune == "confusion":
             raise ShotError(
@@ -385,8 +395,7 @@ def shot(
 ) -> ShotOdds:
     """Either kind of shot by name: :func:`shot_on_mage` (``interception_distance`` is
     ignored) or :func:`shot_on_chest` (``distance`` is the chest distance)."""
-    if kind not in ("mage", "chest"):
-        raise ShotError(f"unknown shot kind {kind!r}; choose 'mage' or 'chest'")
+    kind = require_choice("shot kind", kind, SHOT_KINDS, ShotError)
     if kind == "mage":
         interception_distance = None
     return _shot(kind, tier, distance, interception_distance, attack, defence, rules)
@@ -405,6 +414,7 @@ def chest_shot_on_board(
     combinations, for what-if questions; this tells a reader which ones happen in a match.
     """
     base = _check_int("chest_distance", chest_distance)
+    souffle = require_bool("souffle", souffle, ShotError)
     interceptor = _interception(interception_distance)
     if interceptor is None and interception_distance not in (None, 0):
         interceptor = _check_int("interception_distance", interception_distance)

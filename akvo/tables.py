@@ -13,9 +13,9 @@ from fractions import Fraction
 from typing import Any, Literal
 
 from akvo.config import DEFAULT_RULES, RulesConfig
-from akvo.errors import ShotError
+from akvo.errors import ShotError, choice_index, excerpt, require_choice
 from akvo.rules import DISTANCES, TIER_NUMERALS, TIERS, Thresholds, thresholds
-from akvo.shots import NO_SIDE, ShotKind, ShotOdds, Side, shot
+from akvo.shots import NO_SIDE, SHOT_KINDS, ShotKind, ShotOdds, Side, shot
 
 Metric = Literal["p_push", "expected_push", "p_score", "expected_points"]
 #: The metrics that mean something for each kind of shot; the first is the default.
@@ -171,7 +171,7 @@ def _describe(side: Side, *, attacking: bool) -> str:
 def _check_cell(tier: object, distance: object) -> None:
     for name, value, allowed in (("tier", tier, TIERS), ("distance", distance, DISTANCES)):
         if isinstance(value, bool) or not isinstance(value, int) or value not in allowed:
-            raise ShotError(f"{name} {value!r} is outside {allowed[0]}–{allowed[-1]}")
+            raise ShotError(f"{name} {excerpt(value)} is outside {allowed[0]}–{allowed[-1]}")
 
 
 def odds_grid(
@@ -186,11 +186,12 @@ def odds_grid(
     """The 4 × 4 grid of ``metric`` (default: P(push) for a mage, expected points for a
     chest) for the given sides. ``interception_distance`` only matters for chest shots;
     ``None`` or outside 1–4 means no interception (R17)."""
-    if kind not in METRICS:
-        raise ShotError(f"unknown shot kind {kind!r}; choose 'mage' or 'chest'")
-    chosen = METRICS[kind][0] if metric is None else metric
-    if chosen not in METRICS[kind]:
-        raise ShotError(f"metric {chosen!r} does not apply to a {kind} shot; use {METRICS[kind]}")
+    kind = require_choice("shot kind", kind, SHOT_KINDS, ShotError)
+    metrics = METRICS[kind]
+    index = 0 if metric is None else choice_index(metric, metrics)
+    if index < 0:
+        raise ShotError(f"metric {excerpt(metric)} does not apply to a {kind} shot; use {metrics}")
+    chosen = metrics[index]
     if kind == "mage":
         interception_distance = None
     values = tuple(

@@ -10,12 +10,15 @@ from enum import StrEnum
 from typing import Any
 
 from akvo.config import DEFAULT_RULES, RulesConfig
-from akvo.errors import TeamError
-from akvo.rules import CHARACTERS, PRESET_TEAMS, Character, Rune, grimoire
+from akvo.errors import TeamError, excerpt, require_instance, require_text
+from akvo.rules import CHARACTERS, LETTERS, PRESET_TEAMS, Character, Rune, grimoire
 
 GROUP_SIZE = 4
 GROUP_COUNT = 6
 BONUS_SIZE = 2
+#: The longest team list read (26 letters with generous separators) and team name.
+MAX_LIST_LENGTH = 200
+MAX_NAME_LENGTH = 80
 _SEPARATORS = " \t\r\n/"
 _ALLOWED = set(string.ascii_letters) | set(_SEPARATORS) | {"+"}
 
@@ -28,6 +31,29 @@ class Team:
     bonus: str
     name: str = ""
 
+    def __post_init__(self) -> None:
+        """A Team built directly (not by :func:`parse_team`) must hold the 26 letters as
+        six groups of four and two bonus letters, in capitals (R27)."""
+        groups, bonus = self.groups, self.bonus
+        shaped = (
+            isinstance(groups, tuple)
+            and len(groups) == GROUP_COUNT
+            and all(isinstance(g, str) and len(g) == GROUP_SIZE for g in groups)
+            and isinstance(bonus, str)
+            and len(bonus) == BONUS_SIZE
+        )
+        if not shaped or sorted("".join(groups) + bonus) != sorted(LETTERS):
+            raise TeamError(
+                f"a Team holds the 26 letters A–Z as {GROUP_COUNT} groups of {GROUP_SIZE} and "
+                f"{BONUS_SIZE} bonus letters (use parse_team), got {excerpt(groups)} + "
+                f"{excerpt(bonus)}"
+            )
+        object.__setattr__(self, "groups", tuple(str.__str__(g) for g in groups))
+        object.__setattr__(self, "bonus", str.__str__(bonus))
+        object.__setattr__(
+            self, "name", require_text("team name", self.name, TeamError, MAX_NAME_LENGTH)
+        )
+
     def letters(self, character: Character) -> str:
         """The four letters a character holds, as spelled in the list (for naming mages)."""
         return self.groups[character.lane - 1]
@@ -37,6 +63,7 @@ class Team:
     ) -> tuple[Rune, ...]:
         """The character's own four runes (R21)."""
         book = grimoire(rules)
+        character = require_instance("character", character, Character, TeamError)
         return tuple(book[letter] for letter in self.letters(character))
 
     def bonus_runes(self, rules: RulesConfig = DEFAULT_RULES) -> tuple[Rune, ...]:
@@ -45,16 +72,17 @@ class Team:
 
     def holder(self, letter: str) -> Character | None:
         """The character holding a letter, or ``None`` for a bonus rune."""
-        wanted = letter.upper()
-        for character in CHARACTERS:
-            if wanted in self.letters(character):
-                return character
-        if wanted in self.bonus:
-            return None
+        wanted = str.__str__(letter).upper() if isinstance(letter, str) else ""
+        if len(wanted) == 1:
+            for character in CHARACTERS:
+                if wanted in self.letters(character):
+                    return character
+            if wanted in self.bonus:
+                return None
         raise TeamListError(
-            f"{letter!r} is not a rune letter of this team",
+            f"{excerpt(letter)} is not a rune letter of this team",
             TeamMistake.NOT_IN_TEAM,
-            character=str(letter)[:1],
+            character=wanted[:1],
         )
 
     def __str__(self) -> str:
@@ -75,6 +103,7 @@ class TeamMistake(StrEnum):
     EMPTY_BONUS = "empty_bonus"
     BONUS_SIZE = "bonus_size"
     REPEATED_LETTER = "repeated_letter"
+    TOO_LONG = "too_long"
     UNKNOWN_PRESET = "unknown_preset"
     NOT_IN_TEAM = "not_in_team"
 
@@ -169,6 +198,14 @@ def parse_team(text: str, *, name: str = "") -> Team:
     if not isinstance(text, str):
         kind = type(text).__name__
         raise _fail(f"expected a string, got {kind}", TeamMistake.NOT_A_STRING, token=kind)
+    text = str.__str__(text)
+    if len(text) > MAX_LIST_LENGTH:
+        raise _fail(
+            f"the list has {len(text)} characters; at most {MAX_LIST_LENGTH} are read",
+            TeamMistake.TOO_LONG,
+            count=len(text),
+        )
+    name = require_text("team name", name, TeamError, MAX_NAME_LENGTH)
     if not text.strip():
         raise _fail("the list is empty", TeamMistake.EMPTY)
     for position, char in enumerate(text, start=1):
@@ -262,12 +299,11 @@ def parse_team(text: str, *, name: str = "") -> Team:
 
 def preset_team(key: str) -> Team:
     """A preset team of the annex by key (``"perrockiss"``, ``"fish-tank"``…)."""
-    try:
-        preset = PRESET_TEAMS[key]
-    except KeyError:
+    preset = PRESET_TEAMS.get(str.__str__(key)) if isinstance(key, str) else None
+    if preset is None:
         raise TeamListError(
-            f"unknown preset team {key!r}; choose one of {', '.join(PRESET_TEAMS)}",
+            f"unknown preset team {excerpt(key)}; choose one of {', '.join(PRESET_TEAMS)}",
             TeamMistake.UNKNOWN_PRESET,
-            token=str(key)[:40],
-        ) from None
+            token=str.__str__(key)[:40] if isinstance(key, str) else type(key).__name__,
+        )
     return parse_team(preset.team_list, name=preset.name)

@@ -18,7 +18,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from akvo.config import CHOICES, DEFAULT_RULES, RulesConfig
-from akvo.errors import RulesError, excerpt
+from akvo.errors import RulesError, require_choice, require_instance
 from akvo.match.actions import ADVANCE, NO_MOVE, RUNE_LETTER, WEATHER_ACTIONS
 from akvo.match.board import BARREUR, SHIP
 from akvo.match.phases import Phase
@@ -55,6 +55,7 @@ _ATTACK_RUNES: Mapping[RuneCategory, RuneChoice] = MappingProxyType(
 
 def weather_favoured_turns(rules: RulesConfig = DEFAULT_RULES) -> Mapping[int, Fraction]:
     """Number of regular turns (1–8) in which side A is favoured → probability (R8)."""
+    rules = _rules(rules)
     states: dict[tuple[int, tuple[int, int]], Fraction] = {(0, WEATHER_BAG): Fraction(1)}
     for _ in TURNS:
         following: dict[tuple[int, tuple[int, int]], Fraction] = {}
@@ -79,6 +80,8 @@ def best_own_attack(
     Only the character's four runes count (not the bonus ones); ``None`` means none of
     them helps an attack. The categories follow the R19 reading in ``rules``.
     """
+    team = require_instance("team", team, Team, RulesError)
+    character = require_instance("character", character, Character, RulesError)
     best: tuple[RuneCategory | None, Fraction] = (
         None,
         shot_on_mage(tier, distance, rules=rules).p_push,
@@ -134,9 +137,13 @@ class MouvementEffect:
         return max(self.still.p_push, self.moved.p_push)
 
 
+def _rules(rules: object) -> RulesConfig:
+    return require_instance("rules", rules, RulesConfig, RulesError)
+
+
 def _opening(rules: RulesConfig, setup: Mapping[str, Any], orders: Sequence[str]) -> MatchState:
     """The position, weather to A, both sides' orders given: A is about to activate."""
-    state = scenario(rules=rules, **dict(setup))
+    state = scenario(rules=_rules(rules), **dict(setup))
     for action in ("weather A", *orders):
         state.apply_action(action)
     return state
@@ -229,8 +236,7 @@ Progress = Callable[[int, int], None]
 
 def variant_rules(field: str) -> RulesConfig:
     """The default rules with ``field`` switched to its other reading."""
-    if field not in CHOICES:
-        raise RulesError(f"unknown rules variant {excerpt(field)}; choose one of {list(CHOICES)}")
+    field = require_choice("rules variant", field, CHOICES, RulesError)
     return DEFAULT_RULES.with_(**{field: CHOICES[field][1]})
 
 

@@ -469,10 +469,13 @@ CLI_CASES: list[tuple[str, ...]] = [
     ("odds", "chest", "--tier", "1", "--distance", "1", "--interception-distance", "xyz"),
     ("odds", "mage", "--turn", "11", "--distance", "1"),
     ("duel", "mage", "--tier", "1", "--distance", "1", "--prodige", "five"),
+    ("odds", "mage", "--tier", "1", "--distance", "1", "--rules", "weather=" + "x" * 100_000),
+    ("odds", "mage", "--tier", "1", "--distance", "1", "--attack-rune", "x" * 100_000),
+    ("odds", "chest", "--tier", "1", "--distance", "1", "--interception-distance", "9" * 5000),
 ]
 
 
-@pytest.mark.parametrize("argv", CLI_CASES, ids=[" ".join(a) or "(none)" for a in CLI_CASES])
+@pytest.mark.parametrize("argv", CLI_CASES, ids=[" ".join(a)[:60] or "(none)" for a in CLI_CASES])
 def test_the_command_line_refuses_bad_options_in_one_line(
     argv: tuple[str, ...], capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -480,9 +483,264 @@ def test_the_command_line_refuses_bad_options_in_one_line(
     captured = capsys.readouterr()
     assert code == 2 and captured.out == ""
     assert captured.err.count("\n") == 1 and captured.err.startswith("akvo")
+    assert len(captured.err) <= MAX_MESSAGE
 
 
-def test_there_are_at_least_300_kinds_of_bad_input() -> None:
+# --- the kinds an independent probe tries (issue 22) ------------------------------------------
+class LyingStr(str):
+    """A ``str`` subclass whose ``==`` says yes to everything (``hash`` unchanged)."""
+
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    def __ne__(self, other: object) -> bool:
+        return False
+
+    __hash__ = str.__hash__
+
+
+class LyingInt(int):
+    """An ``int`` subclass that claims to equal and to be below anything."""
+
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    def __lt__(self, other: object) -> bool:
+        return True
+
+    __hash__ = int.__hash__
+
+
+class BadRepr:
+    """An object whose ``repr`` raises: an error message must not need it."""
+
+    def __repr__(self) -> str:
+        raise RuntimeError("no repr")
+
+
+HUGE = "x" * 1_000_000
+PERROCKISS = "LEGS/VUNF/JACK/ZBIM/PYTH/DROX+QW"
+#: (what, hostile value) for the names the API takes: oversized, None, non-strings, lying
+#: subclasses, containers (unhashable as keys), an object that cannot be shown.
+NAMES: tuple[tuple[str, object], ...] = (
+    ("huge", HUGE),
+    ("None", None),
+    ("int", 5),
+    ("float", 1.5),
+    ("bool", True),
+    ("list", ["perrockiss"]),
+    ("dict", {"a": 1}),
+    ("tuple", ("perrockiss",)),
+    ("lying str", LyingStr("zzz")),
+    ("bad repr", BadRepr()),
+)
+#: Truthy and falsy look-alikes where a bool is expected.
+NOT_BOOLS: tuple[object, ...] = ("False", "True", "0", "", 1, 0, None, [False])
+
+
+def _name_calls(value: object) -> list[tuple[str, Callable[[], object]]]:
+    from akvo import dice, duel, rules, shots, tables, teams, variants
+    from akvo.bots import make_bot
+    from akvo.bots.greedy import GreedyBot
+    from akvo.match import RandomBot, decisions
+    from akvo.match.preview import unit_preview
+
+    return [
+        ("new_match", lambda: new_match(value)),
+        ("preset_team", lambda: teams.preset_team(value)),  # type: ignore[arg-type]
+        ("parse_team", lambda: teams.parse_team(value)),  # type: ignore[arg-type]
+        ("parse_team name", lambda: teams.parse_team(PERROCKISS, name=value)),  # type: ignore[arg-type]
+        ("Team.holder", lambda: teams.preset_team("perrockiss").holder(value)),  # type: ignore[arg-type]
+        ("variant_rules", lambda: variants.variant_rules(value)),  # type: ignore[arg-type]
+        ("RulesConfig", lambda: RulesConfig(weather=value)),  # type: ignore[arg-type]
+        ("RulesConfig.from_dict", lambda: RulesConfig.from_dict({"weather": value})),
+        ("RulesConfig.with_", lambda: RulesConfig().with_(prodige=value)),
+        ("make_bot", lambda: make_bot(value)),  # type: ignore[arg-type]
+        ("rune", lambda: rules.rune(value)),  # type: ignore[arg-type]
+        ("runes_in", lambda: rules.runes_in(value)),  # type: ignore[arg-type]
+        ("grimoire", lambda: rules.grimoire(value)),  # type: ignore[arg-type]
+        ("Character.from_name", lambda: rules.Character.from_name(value)),  # type: ignore[arg-type]
+        ("shot kind", lambda: shots.shot(value, 1, 1)),  # type: ignore[arg-type]
+        ("Side rune", lambda: shots.Side(rune=value)),  # type: ignore[arg-type]
+        ("Side policy", lambda: shots.Side(policy=value)),  # type: ignore[arg-type]
+        ("roll reroll", lambda: dice.roll(10, reroll=value)),  # type: ignore[arg-type]
+        ("roll prodige", lambda: dice.roll(10, prodige=value)),  # type: ignore[arg-type]
+        ("rune_duel kind", lambda: duel.rune_duel(value)),  # type: ignore[arg-type]
+        ("odds_grid kind", lambda: tables.odds_grid(value)),  # type: ignore[arg-type]
+        ("odds_grid metric", lambda: tables.odds_grid("mage", metric=value)),  # type: ignore[arg-type]
+        ("r15_relance policy", lambda: r15_relance(_at_chance(), value)),
+        ("unit_preview side", lambda: unit_preview(_at_chance(), value, 0)),  # type: ignore[arg-type]
+        (
+            "best_own_attack team",
+            lambda: variants.best_own_attack(value, rules.Character.SURFEUR, 1, 1),
+        ),  # type: ignore[arg-type]
+        ("weather_favoured_turns", lambda: variants.weather_favoured_turns(value)),  # type: ignore[arg-type]
+        (
+            "Team.runes_of rules",
+            lambda: teams.preset_team("perrockiss").runes_of(rules.Character.SURFEUR, value),
+        ),  # type: ignore[arg-type]
+        ("scenario team", lambda: scenario(value)),  # type: ignore[arg-type]
+        ("KeyedChance.outcome", lambda: _keyed().outcome(value)),  # type: ignore[arg-type]
+        ("apply_random_chance", lambda: new_match().apply_random_chance(value)),
+        ("make_bot seed", lambda: make_bot("greedy", value)),  # type: ignore[arg-type]
+        ("GreedyBot seed", lambda: GreedyBot(value)),
+        ("RandomBot seed", lambda: RandomBot(value)),
+        ("decisions state", lambda: next(decisions(value, 1, (RandomBot(1), RandomBot(2))))),
+    ]
+
+
+def _keyed() -> Any:
+    from akvo.match.streams import KeyedChance
+
+    return KeyedChance(1)
+
+
+NAME_CASES = [
+    (f"{call} <- {what}", value, index)
+    for what, value in NAMES
+    for index, (call, _) in enumerate(_name_calls(None))
+    # legitimate values: None is no seed, no rune, no reroll, the default metric; an int is a
+    # seed; any short string is a team name
+    if not (
+        (value is None and call.endswith(" seed"))
+        or (value is None and call in ("Side rune", "roll reroll", "odds_grid metric"))
+        or (call.endswith(" seed") and type(value) is int)
+        or (call == "parse_team name" and isinstance(value, str) and len(value) < 100)
+    )
+]
+
+
+@pytest.mark.parametrize(
+    ("value", "index"), [c[1:] for c in NAME_CASES], ids=[c[0] for c in NAME_CASES]
+)
+def test_a_bad_name_gets_the_engines_own_short_error(value: object, index: int) -> None:
+    _call, attempt = _name_calls(value)[index]
+    with pytest.raises(AkvoError) as caught:
+        attempt()
+    assert len(str(caught.value)) <= MAX_MESSAGE
+
+
+def _bool_calls(value: object) -> list[Callable[[], object]]:
+    from akvo import dice, shots
+
+    return [
+        lambda: new_match(log=value),
+        lambda: play_match(1, log=value),
+        lambda: replay(RECORD, log=value),
+        lambda: shots.Side(vigie=value),  # type: ignore[arg-type]
+        lambda: shots.Side(souffle=value),  # type: ignore[arg-type]
+        lambda: shots.chest_shot_on_board(6, None, souffle=value),  # type: ignore[arg-type]
+        lambda: dice.clear_caches(keep_tables=value),  # type: ignore[arg-type]
+    ]
+
+
+BOOL_CASES = [(value, index) for value in NOT_BOOLS for index in range(len(_bool_calls(None)))]
+
+
+@pytest.mark.parametrize(("value", "index"), BOOL_CASES, ids=[f"{v!r}-{i}" for v, i in BOOL_CASES])
+def test_a_truthy_look_alike_is_not_taken_for_a_bool(value: object, index: int) -> None:
+    with pytest.raises(AkvoError, match="True or False"):
+        _bool_calls(value)[index]()
+
+
+def test_a_str_subclass_is_read_as_its_plain_text() -> None:
+    """A lying ``==`` never makes an action legal, a name known or a variant valid; an
+    honest subclass is read as the string it holds."""
+    state = _at_decision()
+    before = state.to_json()
+    for text in ("bogus", "roll 1234", "weather C"):
+        with pytest.raises(IllegalAction):
+            state.apply_action(LyingStr(text))
+        assert state.to_json() == before
+    with pytest.raises(MatchError, match="letter"):
+        state.is_spent(0, LyingStr("AB"))
+    with pytest.raises(MatchError, match="side"):
+        state.row(LyingStr("Q"), 0)
+    with pytest.raises(MatchError, match="side"):
+        state.row(LyingInt(7), 0)
+    with pytest.raises(IllegalAction, match="unknown action"):
+        parse_action(LyingStr("zzz"))
+    with pytest.raises(RulesError, match="weather"):
+        RulesConfig(weather=LyingStr("fog"))  # type: ignore[arg-type]
+    honest = type("Honest", (str,), {})
+    action = honest(state.legal[0])
+    state.apply_action(action)
+    assert type(state.history[-1]) is str and state.history[-1] == action
+    rules = RulesConfig(weather=honest("coin"))  # type: ignore[arg-type]
+    assert type(rules.weather) is str and rules == RulesConfig(weather="coin")
+
+
+def test_a_record_with_a_lying_action_is_refused_by_index() -> None:
+    record = {**RECORD, "actions": [LyingStr("activate navire")]}
+    with pytest.raises(RecordError, match=r"actions\[0\]"):
+        replay(record)
+
+
+@pytest.mark.parametrize(
+    ("setup", "named"),
+    [
+        ({"ultimes_used": {"A": ["navire"]}}, "navire"),  # the ship is no character
+        ({"ultimes_used": {"A": ["egide"]}}, "egide"),  # an Ultime, not its holder
+        ({"ultimes_used": {"A": [["pedalair"]]}}, "character"),
+        ({"ultimes_used": {"A": [None]}}, "character"),
+        ({"rows": {"A": {"x" * 10_000: 3}}}, "unknown unit"),
+        ({"spent": {"A": ["P"]}}, "spent"),
+        ({"scores": (1, BadRepr())}, "plain data"),
+    ],
+)
+def test_a_hostile_scenario_is_refused(setup: dict[str, Any], named: str) -> None:
+    with pytest.raises(IllegalAction, match=named) as caught:
+        scenario(**setup)
+    assert len(str(caught.value)) <= MAX_MESSAGE
+
+
+def test_a_scenario_keeps_plain_data_as_its_origin() -> None:
+    state = scenario(rows={LyingStr("A"): {"surfeur": 4}}, scores=(1, 0), turn=LyingInt(3))
+    assert state.origin == {"rows": {"A": {"surfeur": 4}}, "scores": [1, 0], "turn": 3}
+    assert state.turn == 3 and type(state.origin["turn"]) is int
+    assert all(type(key) is str for key in state.origin)
+    assert replay(state.record()).to_json() == state.to_json()
+
+
+def test_a_team_holds_26_letters_and_a_short_name() -> None:
+    from akvo.errors import TeamError
+    from akvo.teams import MAX_NAME_LENGTH, Team, parse_team
+
+    for groups, bonus in ((None, "QW"), (("LEGS",) * 6, "QW"), (tuple("ABCDEF"), "XY")):
+        with pytest.raises(TeamError, match="26 letters"):
+            Team(groups=groups, bonus=bonus)  # type: ignore[arg-type]
+    with pytest.raises(TeamError, match="team name"):
+        parse_team(PERROCKISS, name="n" * (MAX_NAME_LENGTH + 1))
+    with pytest.raises(TeamError, match="at most"):
+        parse_team(PERROCKISS + " " * 1000)
+    named = parse_team(PERROCKISS, name="n" * MAX_NAME_LENGTH)
+    state = new_match(named)  # a named team saves and loads
+    assert MatchState.from_dict(state.to_dict()).teams[0].name == named.name
+
+
+def test_a_hostile_call_on_a_state_changes_nothing() -> None:
+    """Refused with a short error of the engine's own, or answered (a lying int is read as
+    the int it holds): never another exception, never a changed state."""
+    state = MatchState.from_dict(MID_MATCH)
+    before = state.to_json()
+    for value in (HUGE, None, ["A"], LyingStr("A"), LyingInt(0), BadRepr(), "False"):
+        for attempt in (
+            lambda v=value: state.apply_action(v),
+            lambda v=value: state.row(v, 0),
+            lambda v=value: state.observation(v),
+            lambda v=value: state.is_spent(0, v),
+            lambda v=value: state.sample_chance(v),
+            lambda v=value: state.apply_random_chance(v),
+            lambda v=value: state.child(v),
+        ):
+            try:
+                attempt()
+            except AkvoError as error:
+                assert len(str(error)) <= MAX_MESSAGE
+            assert state.to_json() == before
+
+
+def test_there_are_at_least_600_kinds_of_bad_input() -> None:
     kinds = (
         len(STATE_CASES)
         + len(JSON_CASES)
@@ -490,6 +748,8 @@ def test_there_are_at_least_300_kinds_of_bad_input() -> None:
         + len(SCENARIO_CASES)
         + len(CALL_CASES)
         + len(CLI_CASES)
+        + len(NAME_CASES)
+        + len(BOOL_CASES)
         + 1  # the tampered legal list
     )
-    assert kinds >= 300, kinds
+    assert kinds >= 600, kinds

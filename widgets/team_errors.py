@@ -95,6 +95,7 @@ _SAY: dict[TeamMistake, Callable[[TeamListError], str]] = {
     TeamMistake.UNKNOWN_PRESET: lambda e: (
         f"Le livret n’a pas d’équipe « {e.token} » : choisissez-en une dans la liste."
     ),
+    TeamMistake.TOO_LONG: lambda e: "La liste est trop longue : 26 lettres suffisent.",
     TeamMistake.NOT_IN_TEAM: lambda e: (
         f"« {e.character} » n’est pas une lettre de rune de cette équipe."
     ),

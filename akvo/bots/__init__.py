@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from akvo.errors import AkvoError
+from akvo.errors import AkvoError, require_choice, require_seed
 from akvo.match.state import MatchState
 
 Bot = Callable[[MatchState], str]
@@ -36,7 +36,9 @@ class BotError(AkvoError):
 
 def make_bot(name: str, seed: int | None = None, **options: Any) -> Bot:
     """A new bot by name (see :data:`BOTS`); ``options`` go to its constructor
-    (``budget`` for ``"search"``)."""
+    (``budget`` for ``"search"``). ``seed``: an integer, or ``None`` for a random one."""
+    name = require_choice("bot", name, BOTS, BotError)
+    seed = require_seed("seed", seed, BotError)
     if name == "random":
         if options:
             raise BotError(f"the random bot takes no options, got {sorted(options)}")
@@ -49,11 +51,9 @@ def make_bot(name: str, seed: int | None = None, **options: Any) -> Bot:
         if options:
             raise BotError(f"the greedy bot takes no options, got {sorted(options)}")
         return GreedyBot(seed)
-    if name == "search":
-        from akvo.bots.search import SearchBot
+    from akvo.bots.search import SearchBot
 
-        return SearchBot(seed, **options)
-    raise BotError(f"unknown bot {name!r}; choose one of {', '.join(BOTS)}")
+    return SearchBot(seed, **options)
 
 
 __all__ = ["BOTS", "Bot", "BotError", "make_bot"]

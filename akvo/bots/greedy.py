@@ -31,6 +31,7 @@ from akvo.bots.values import (
     target_worths,
     ultime_gains,
 )
+from akvo.errors import MatchError, require_seed
 from akvo.match.actions import (
     ADVANCE,
     FIRST_BARREUR,
@@ -121,8 +122,9 @@ def spend_min(turn: int) -> float:
 class GreedyBot:
     """Best immediate expected value; ties broken by a seeded generator."""
 
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
+    def __init__(self, seed: object = None) -> None:
+        """``seed``: an integer or None (typed ``object``: checked here, see akvo.compiled)."""
+        self.rng = random.Random(require_seed("seed", seed, MatchError))
 
     def __call__(self, state: MatchState) -> str:
         return self.choose(state)

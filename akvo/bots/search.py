@@ -23,7 +23,7 @@ import random
 
 from akvo.bots.greedy import GreedyBot
 from akvo.bots.values import target_worths
-from akvo.errors import AkvoError
+from akvo.errors import AkvoError, require_int, require_seed
 from akvo.match.actions import ORDER_ACTIONS, SHIP_TOKENS
 from akvo.match.board import CHARS
 from akvo.match.core import CHANCE, TERMINAL
@@ -47,19 +47,22 @@ class SearchBot:
 
     def __init__(
         self,
-        seed: int | None = None,
+        seed: object = None,
         budget: object = DEFAULT_BUDGET,
         horizon: object = DEFAULT_HORIZON,
     ) -> None:
         """``budget``: rollouts per decision (an int ≥ 1); ``horizon``: turns looked ahead
         (an int ≥ 0) or None. Checked here, hence typed ``object`` (see akvo.compiled)."""
-        if not isinstance(budget, int) or isinstance(budget, bool) or budget < 1:
-            raise AkvoError(f"budget must be a positive number of rollouts, got {budget!r}")
-        if horizon is not None and (not isinstance(horizon, int) or horizon < 0):
-            raise AkvoError(f"horizon must be a number of turns ≥ 0 or None, got {horizon!r}")
-        self.budget: int = budget
-        self.horizon: int | None = horizon if isinstance(horizon, int) else None
-        self.seeds = KeyedChance(random.getrandbits(64) if seed is None else seed)
+        rollouts = require_int("budget", budget, AkvoError)
+        if rollouts < 1:
+            raise AkvoError(f"budget must be a positive number of rollouts, got {rollouts}")
+        turns = require_seed("horizon", horizon, AkvoError)
+        if turns is not None and turns < 0:
+            raise AkvoError(f"horizon must be a number of turns ≥ 0 or None, got {turns}")
+        checked = require_seed("seed", seed, AkvoError)
+        self.budget: int = rollouts
+        self.horizon: int | None = turns
+        self.seeds = KeyedChance(random.getrandbits(64) if checked is None else checked)
         self.greedy = GreedyBot(self.seeds.word(0, 0) >> 32)
         self.rollout_bots = (GreedyBot(1), GreedyBot(2))
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 
+from akvo.errors import MatchError, require_seed
 from akvo.match.state import MatchState
 from akvo.match.streams import KeyedChance, decision_key
 
@@ -20,8 +21,10 @@ class UniformBot:
 
     __slots__ = ("chance",)
 
-    def __init__(self, seed: int | None = None) -> None:
-        self.chance = KeyedChance(random.getrandbits(64) if seed is None else seed)
+    def __init__(self, seed: object = None) -> None:
+        """``seed``: an integer or None (typed ``object``: checked here, see akvo.compiled)."""
+        checked = require_seed("seed", seed, MatchError)
+        self.chance = KeyedChance(random.getrandbits(64) if checked is None else checked)
 
     def __call__(self, state: MatchState) -> str:
         legal = state.legal

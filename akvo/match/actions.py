@@ -271,6 +271,7 @@ def parse_action(text: object) -> Action:
     """The value type of an action string; :class:`~akvo.errors.IllegalAction` if unknown."""
     if not isinstance(text, str):
         raise IllegalAction(f"an action is a string, got {type(text).__name__}")
+    text = str.__str__(text)  # a str subclass's own methods are not trusted
     parsed = PARSED.get(text)
     if parsed is not None:
         return parsed

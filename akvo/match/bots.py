@@ -8,7 +8,15 @@ from collections.abc import Callable, Iterator
 from functools import lru_cache
 
 from akvo.config import DEFAULT_RULES
-from akvo.errors import IllegalAction, MatchError, excerpt, require_int
+from akvo.errors import (
+    IllegalAction,
+    MatchError,
+    excerpt,
+    require_choice,
+    require_instance,
+    require_int,
+    require_seed,
+)
 from akvo.match.actions import KEEP, REROLL_ACTIONS
 from akvo.match.core import CHANCE
 from akvo.match.engine import DECIDE, settle
@@ -23,8 +31,9 @@ Bot = Callable[[MatchState], str]
 class RandomBot:
     """Picks uniformly among the legal actions with its own seeded generator."""
 
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
+    def __init__(self, seed: object = None) -> None:
+        """``seed``: an integer or None (typed ``object``: checked here, see akvo.compiled)."""
+        self.rng = random.Random(require_seed("seed", seed, MatchError))
 
     def __call__(self, state: MatchState) -> str:
         legal = state.legal
@@ -62,7 +71,7 @@ def _bot_pair(bots: object) -> tuple[Bot, Bot]:
     return (bots[0], bots[1])
 
 
-def decisions(state: MatchState, rng: object, bots: object) -> Iterator[MatchState]:
+def decisions(state: object, rng: object, bots: object) -> Iterator[MatchState]:
     """Play ``state`` to the end, chance drawn from ``rng`` (a ``random.Random``, a seed for
     one, or a :class:`~akvo.match.streams.KeyedChance`: dice keyed by event), each decision
     answered by the bot of the side to play; yield every decision node just before its bot
@@ -75,6 +84,7 @@ def decisions(state: MatchState, rng: object, bots: object) -> Iterator[MatchSta
         state = new_match("perrockiss", "fish-tank")
         targets = [n.copy() for n in decisions(state, 7, bots) if n.phase == Phase.TARGET]
     """
+    node = require_instance("state", state, MatchState, MatchError)
     if isinstance(rng, int) and not isinstance(rng, bool):
         rng = random.Random(rng)
     if not isinstance(rng, random.Random | KeyedChance):
@@ -86,19 +96,19 @@ def decisions(state: MatchState, rng: object, bots: object) -> Iterator[MatchSta
         keyed = rng
 
         def chance() -> object:
-            return keyed.apply(state)
+            return keyed.apply(node)
     else:
         seeded = rng
 
         def chance() -> object:
-            return state.apply_random_chance(seeded)
+            return node.apply_random_chance(seeded)
 
-    apply = state.apply_action
+    apply = node.apply_action
     while True:
-        player = state.player
+        player = node.player
         if player >= 0:
-            yield state
-            apply(pair[player](state))
+            yield node
+            apply(pair[player](node))
         elif player == CHANCE:
             chance()
         else:
@@ -132,8 +142,7 @@ def r15_relance(state: object, policy: object = "success") -> str:
     prodige) for the ``"critical"`` policy."""
     if not isinstance(state, MatchState):
         raise MatchError(f"r15_relance needs a MatchState, got {excerpt(state)}")
-    if policy not in RELANCE_POLICIES:
-        raise MatchError(f"policy must be one of {RELANCE_POLICIES}, got {excerpt(policy)}")
+    policy = require_choice("policy", policy, RELANCE_POLICIES, MatchError)
     shot = state.shot
     if shot is None or state.phase != Phase.RELANCE:
         raise IllegalAction("r15_relance needs a Relance decision node")

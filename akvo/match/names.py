@@ -20,7 +20,17 @@ from akvo.rules import LETTERS, Character
 from akvo.teams import Team, preset_team
 
 
+def _plain(value: object) -> object:
+    """An ``int`` or ``str`` subclass as its plain value (its methods may lie), else itself."""
+    if isinstance(value, str):
+        return str.__str__(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return int.__index__(value)
+    return value
+
+
 def _index(kind: str, value: object, count: int, names: dict[str, int]) -> int:
+    value = _plain(value)
     if isinstance(value, bool):
         raise MatchError(f"{kind} must be a name or an index, got {excerpt(value)}")
     if isinstance(value, int):
@@ -40,6 +50,7 @@ def side_index(side: object) -> int:
 
 def unit_index(unit: object) -> int:
     """0–4, a unit name (``navire``) or a character name (``barreur`` is the ship)."""
+    unit = _plain(unit)
     if isinstance(unit, str) and unit in CHAR_OF_NAME:
         return UNIT_OF_CHAR[CHAR_OF_NAME[unit]]
     return _index("unit", unit, UNITS, UNIT_OF_NAME)
@@ -54,6 +65,7 @@ def character_index(character: object) -> int:
 
 def letter_index(letter: object) -> int:
     """A rune letter A–Z as its bit position."""
+    letter = _plain(letter)
     if isinstance(letter, str) and letter in LETTERS:
         return ord(letter) - 65
     raise MatchError(f"a rune letter is one of A–Z, got {excerpt(letter)}")
@@ -68,6 +80,7 @@ def team_of(team: object, name: str) -> Team:
     if isinstance(team, Team):
         return team
     if isinstance(team, str):
+        team = str.__str__(team)
         found = _PRESETS.get(team)
         if found is not None:
             return found

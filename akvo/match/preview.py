@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from akvo.errors import AkvoError
+from akvo.errors import AkvoError, require_int
 from akvo.match.board import CHAR_NAMES, CHARS, CHEST, PLONGEUR, SIDE_NAMES, UNIT_OF_CHAR, UNITS
 from akvo.match.flow import advance_rune_holders
 from akvo.match.geometry import advance_path, interception_distance, shot_distance, targets
@@ -79,11 +79,13 @@ class UnitPreview:
 def _check(state: object, side: object, character: object) -> tuple[MatchState, int, int]:
     if not isinstance(state, MatchState):
         raise PreviewError(f"state must be a MatchState, got {type(state).__name__}")
-    if side not in (0, 1) or isinstance(side, bool):
-        raise PreviewError(f"side must be 0 (A) or 1 (B), got {str(side)[:20]!r}")
-    if character not in range(CHARS) or isinstance(character, bool):
-        raise PreviewError(f"character must be 0–{CHARS - 1}, got {str(character)[:20]!r}")
-    return state, int(side), int(character)  # type: ignore[call-overload]
+    index = require_int("side", side, PreviewError)
+    if index not in (0, 1):
+        raise PreviewError(f"side must be 0 (A) or 1 (B), got {index}")
+    mage = require_int("character", character, PreviewError)
+    if not 0 <= mage < CHARS:
+        raise PreviewError(f"character must be 0–{CHARS - 1}, got {mage}")
+    return state, index, mage
 
 
 def _order_cells(state: MatchState, side: int, unit: int) -> int:

@@ -7,6 +7,7 @@ the state so that its record replays (:func:`akvo.match.state.replay`).
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from akvo.config import DEFAULT_RULES, RulesConfig
@@ -101,6 +102,10 @@ def apply_setup(state: MatchState, setup: dict[str, Any]) -> None:
     is changed only once the whole setup is valid."""
     if not isinstance(setup, dict):
         raise IllegalAction(f"a setup is a dict, got {excerpt(setup)}")
+    try:  # plain data from here on (and kept as the state's origin, saved with it)
+        setup = json.loads(json.dumps(setup))
+    except (TypeError, ValueError, RecursionError) as error:
+        raise IllegalAction(f"a setup is plain data (JSON): {excerpt(str(error), 80)}") from None
     unknown = [key for key in setup if key not in SETUP_KEYS]
     if unknown:
         raise IllegalAction(

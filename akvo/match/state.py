@@ -54,7 +54,7 @@ from typing import Any
 from mypy_extensions import mypyc_attr
 
 from akvo.config import DEFAULT_RULES, RulesConfig
-from akvo.errors import IllegalAction, MatchError, excerpt, require_instance
+from akvo.errors import IllegalAction, MatchError, excerpt, require_bool, require_instance
 from akvo.match import engine, flow, shooting
 from akvo.match.actions import WEATHER_SIDE, Action, orders_text, parse_action
 from akvo.match.board import (
@@ -146,7 +146,7 @@ class MatchState(StateCore):
             require_instance("team_a", team_a, Team, MatchError),
             require_instance("team_b", team_b, Team, MatchError),
             require_instance("rules", rules, RulesConfig, MatchError),
-            require_instance("log", log, bool, MatchError),
+            require_bool("log", log, MatchError),
         )
         engine.settle(self)
 
@@ -255,6 +255,8 @@ class MatchState(StateCore):
         """Apply a decision or chance outcome in place; illegal ones raise and change nothing."""
         if not isinstance(action, str):
             raise self.illegal(action, "an action is a string such as 'activate navire'")
+        if type(action) is not str:  # a str subclass: its plain text (its methods may lie)
+            action = str.__str__(action)
         player = self.player
         if player == TERMINAL:
             raise self.illegal(action, "the match is over")
@@ -288,9 +290,11 @@ class MatchState(StateCore):
         else:
             shooting.rolled(self, faces)
 
-    def apply_random_chance(self, rng: random.Random) -> str:
-        """Draw a chance outcome from ``rng`` and apply it (the same draw and state as
-        ``apply_action(sample_chance(rng))``, faster); returns the outcome."""
+    def apply_random_chance(self, rng: object) -> str:
+        """Draw a chance outcome from ``rng`` (a ``random.Random``) and apply it (the same
+        draw and state as ``apply_action(sample_chance(rng))``, faster); returns it."""
+        if not isinstance(rng, random.Random):
+            raise MatchError(f"rng must be a random.Random, got {excerpt(rng)}")
         if self.player != CHANCE:
             raise self.illegal("apply_random_chance", "no chance node here")
         return _random_chance(self, rng)

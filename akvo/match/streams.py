@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from akvo.errors import MatchError, require_int
+from akvo.errors import MatchError, excerpt, require_int
 from akvo.match.actions import WEATHER_ACTIONS
 from akvo.match.chance import ROLLS
 from akvo.match.core import CHANCE, StateCore
@@ -146,6 +146,8 @@ class KeyedChance:
 
     def outcome(self, state: StateCore) -> str:
         """The outcome of the chance node at ``state``, which is not changed."""
+        if not isinstance(state, StateCore):
+            raise MatchError(f"KeyedChance.outcome needs a match state, got {excerpt(state)}")
         if state.player != CHANCE:
             raise MatchError("KeyedChance.outcome needs a chance node")
         key = event_key(state)
