@@ -487,28 +487,20 @@ def test_the_command_line_refuses_bad_options_in_one_line(
 
 
 # --- the kinds an independent probe tries (issue 22) ------------------------------------------
-class LyingStr(str):
-    """A ``str`` subclass whose ``==`` says yes to everything (``hash`` unchanged)."""
+def _liar(base: type) -> Any:
+    """A subclass of ``base`` whose comparisons say yes to everything (``hash`` unchanged):
+    ``==`` and ``<`` are true, ``!=`` false."""
+    lies = {
+        "__eq__": lambda self, other: True,
+        "__ne__": lambda self, other: False,
+        "__lt__": lambda self, other: True,
+        "__hash__": base.__hash__,
+    }
+    return type(f"Lying{base.__name__.title()}", (base,), lies)
 
-    def __eq__(self, other: object) -> bool:
-        return True
 
-    def __ne__(self, other: object) -> bool:
-        return False
-
-    __hash__ = str.__hash__
-
-
-class LyingInt(int):
-    """An ``int`` subclass that claims to equal and to be below anything."""
-
-    def __eq__(self, other: object) -> bool:
-        return True
-
-    def __lt__(self, other: object) -> bool:
-        return True
-
-    __hash__ = int.__hash__
+LyingStr = _liar(str)
+LyingInt = _liar(int)
 
 
 class BadRepr:
