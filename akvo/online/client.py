@@ -121,11 +121,13 @@ async def play_seat(
     *,
     pick: Callable[[dict[str, Any], random.Random], str | None] = choose,
     think: float = 0.0,
+    log: SeatLog | None = None,
 ) -> SeatLog:
     """Play ``seat`` until the match ends: on each push, if the seat may act, wait ``think``
-    seconds, then send ``pick(view)``. Returns what it saw."""
+    seconds, then send ``pick(view)``. Returns what it saw (kept in ``log`` as it goes, if
+    given: it survives an error that ends the game early, such as a server gone)."""
     rng = random.Random(seed)
-    log = SeatLog()
+    log = SeatLog() if log is None else log
     async for text in seat.pushes():
         log.pushes.append((time.perf_counter(), text))
         view = json.loads(text)
