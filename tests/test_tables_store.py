@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from akvo.match import Phase
 from akvo.online import TableRefusal
 from akvo.online.service import TableService, token_hash
 from akvo.online.store import TableStore
@@ -231,7 +232,7 @@ def test_a_slow_bot_decides_off_the_event_loop(tmp_path: Path) -> None:
         before = view["phase"]  # answered before the bot has decided
         for _ in range(600):
             await asyncio.sleep(0.05)
-            if service.table(made["table"]).state.phase_name() != "orders":
+            if service.table(made["table"]).state.phase != Phase.ORDERS:
                 break
         return before, service.table(made["table"]).state.phase_name()
 
