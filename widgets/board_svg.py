@@ -29,7 +29,7 @@ from akvo.match.phases import Phase
 from akvo.match.preview import CHEST_NAME, TargetPreview, UnitPreview
 from akvo.match.state import MatchState
 from akvo.resolution import SOUFFLE_REDUCTION
-from akvo.rules import TIER_NUMERALS, lighthouse_level
+from akvo.rules import TIER_NUMERALS, lighthouse_level, miles
 
 from .formatting import decimal, percent, points_chip
 
@@ -54,8 +54,8 @@ PIPS_DY = UNIT_DY + 18
 CHIP_DY = ROW - CHIP_HEIGHT - 1
 SIDE_COLOURS = ("#1f6fb2", "#c0392b")
 #: Each mage is marked with the first two letters of its character's name (Pé, Ki, Ba,
-#: La, Su, Pl): one rule a reader guesses, where single initials would need an exception
-#: for the Plongeur (P is the Pédalair's).
+#: La, Su, Pl): one rule a reader guesses, where the engine's single initials
+#: (``CHAR_INITIALS``, for its text boards) need an exception for the Plongeur's D.
 LETTERS = tuple(label[:2] for label in CHAR_LABELS)
 ORDER_WORDS = {"A": "Avancer", "T": "Tirer"}
 
@@ -461,10 +461,6 @@ def odds_text(target: TargetPreview) -> str:
 def badge_text(target: TargetPreview) -> str:
     """The badge's text: the odds, after ``S`` for a shot with Souffle portant."""
     return ("S " if target.souffle else "") + odds_text(target)
-
-
-def miles(distance: int) -> str:
-    return f"{distance} mile" + ("s" if distance > 1 else "")
 
 
 def target_label(target: TargetPreview, enemy: int, values: bool = True) -> str:
