@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import NoReturn, TextIO
 
+from akvo.coach import cli as coach_cli
 from akvo.config import DEFAULT_RULES, RulesConfig
 from akvo.errors import AkvoError
 from akvo.lab import cli as lab_cli
@@ -180,6 +181,7 @@ def _build_parser() -> _Parser:
                     help="none, defense, confusion or relance",
                 )
     lab_cli.add_parser(commands)
+    coach_cli.add_parser(commands)
     return parser
 
 
@@ -300,6 +302,9 @@ def _print_duel(args: argparse.Namespace, out: TextIO) -> None:
 def _run(args: argparse.Namespace, out: TextIO) -> None:
     if args.command == "simulate":
         lab_cli.run(args, out)
+        return
+    if args.command == "analyse":
+        coach_cli.run(args, out)
         return
     if args.command == "duel":
         _print_duel(args, out)
