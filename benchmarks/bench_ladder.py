@@ -11,11 +11,10 @@ points lies above ½. Writes benchmarks/results/ladder.md.
 from __future__ import annotations
 
 import argparse
-import datetime
-import os
-import platform
 import time
 from pathlib import Path
+
+from recorded import stamp, write
 
 from akvo.bots.search import DEFAULT_BUDGET, DEFAULT_HORIZON
 from akvo.lab import Interval, dask_client, mean_interval, proportion, simulate
@@ -56,22 +55,19 @@ def main() -> None:
                 (strong, weak, n, wins, draws, losses, points, proportion(wins, n), seconds)
             )
     lines = report(rows, args.workers)
-    print("\n".join(lines))
     if args.record:
-        RESULTS.parent.mkdir(parents=True, exist_ok=True)
-        RESULTS.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        write(RESULTS, lines)
+    else:
+        print("\n".join(lines))
 
 
 def report(
     rows: list[tuple[str, str, int, int, int, int, Interval, Interval, float]], workers: int
 ) -> list[str]:
-    now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     lines = [
         "# Bot ladder",
         "",
-        f"Recorded {now} by `benchmarks/bench_ladder.py` on {platform.machine()} with "
-        f"{os.cpu_count()} cores ({workers} Dask workers), Python {platform.python_version()}; "
-        f"load average {os.getloadavg()[0]:.1f} at the end.",
+        f"{stamp('bench_ladder.py', f' ({workers} Dask workers)')}.",
         "",
         "Perrockiss against Fish Tank, default rules; each pairing half with the stronger bot "
         f"as A, half as B. Search bot: budget {DEFAULT_BUDGET} rollouts per candidate, horizon "

@@ -14,7 +14,7 @@ from akvo.bots.search import neighbours
 from akvo.bots.values import PUSH_WEIGHT, action_worth, target_worths
 from akvo.config import RulesConfig
 from akvo.errors import AkvoError
-from akvo.match import MatchState, decisions, new_match, play_match
+from akvo.match import MatchState, RandomBot, decisions, new_match, play_match
 from akvo.match.phases import TARGET
 from akvo.match.preview import target_values
 from akvo.match.state import replay
@@ -190,8 +190,10 @@ def _greedy_histories(count: int) -> str:
     digest = hashlib.sha256()
     for seed in range(count):
         team_a, team_b = teams[seed % 6], teams[(seed // 6 + seed + 1) % 6]
-        other = "greedy" if seed % 3 else "random"
-        bots = (make_bot("greedy", seed), make_bot(other, seed + 1000))
+        # The opponent: greedy, or the engine's sequential random bot (make_bot's random bot
+        # draws by decision since; the recorded matches keep the one they were played with).
+        other = make_bot("greedy", seed + 1000) if seed % 3 else RandomBot(seed + 1000)
+        bots = (make_bot("greedy", seed), other)
         if seed % 2:
             bots = (bots[1], bots[0])
         state = play_match(seed, team_a, team_b, rules[seed % 3], bots, log=False)
@@ -204,3 +206,26 @@ def test_greedy_decisions_are_those_recorded() -> None:
     rules variants) play exactly as recorded: the bot's caches and tables change its speed,
     never a decision."""
     assert _greedy_histories(90) == GREEDY_HISTORIES
+
+
+def test_the_random_bot_draws_by_decision() -> None:
+    """make_bot's random bot draws each choice from a stream keyed by its seed and the
+    decision (akvo.match.streams.decision_key): the same decision gets the same answer
+    whatever came before it, decisions along a match get distinct keys, and over seeds the
+    choice is uniform among the legal actions."""
+    from collections import Counter
+
+    from akvo.match.streams import DECISION_EVENT, decision_key
+
+    state = new_match()
+    nodes = [node.copy() for node in decisions(state, 21, (make_bot("random", 1),) * 2)]
+    keys = [decision_key(node) for node in nodes]
+    assert all(key & 3 == DECISION_EVENT and key < 1 << 32 for key in keys)
+    assert len(set(keys)) >= 0.99 * len(keys)
+    node = next(n for n in nodes if len(n.legal) == 5)
+    again = replay(node.record())  # another object, the same decision
+    assert decision_key(again) == decision_key(node)
+    assert make_bot("random", 7)(again) == make_bot("random", 7)(node)
+    counts = Counter(make_bot("random", seed)(node) for seed in range(5000))
+    assert set(counts) == set(node.legal)
+    assert all(abs(n - 1000) < 5 * 28.3 for n in counts.values()), counts  # sd √(5000·.2·.8)

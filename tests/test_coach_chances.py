@@ -11,16 +11,16 @@ from akvo.bots.search import neighbours
 from akvo.coach import CoachError, WinChances, candidate_options
 from akvo.coach.chances import LOSS, WIN, rollout_chance, rollout_seed
 from akvo.lab.stats import proportion
-from akvo.match import MatchState, decisions, new_match, play_match, scenario
+from akvo.match import MatchState, Phase, decisions, new_match, play_match, scenario
 from akvo.match.streams import KeyedChance
 
 
-def _first(state: MatchState, phase: str, seed: int = 4) -> MatchState:
+def _first(state: MatchState, phase: Phase, seed: int = 4) -> MatchState:
     bots = (make_bot("greedy", 1), make_bot("greedy", 2))
     for node in decisions(state, KeyedChance(seed), bots):
-        if node.phase_name() == phase:
+        if node.phase == phase:
             return node.copy()
-    raise AssertionError(f"no {phase} decision")
+    raise AssertionError(f"no {phase.label} decision")
 
 
 def _late() -> MatchState:
@@ -29,7 +29,7 @@ def _late() -> MatchState:
 
 
 def test_the_same_seed_gives_the_same_estimates_in_any_steps() -> None:
-    node = _first(_late(), "target")
+    node = _first(_late(), Phase.TARGET)
     once = WinChances(node, seed=5).refine(6)
     steps = WinChances(node, seed=5)
     steps.refine(2)
@@ -55,7 +55,7 @@ def test_remembered_dice_are_the_keyed_chance_dice() -> None:
 
 
 def test_a_rollout_pairs_the_options_on_the_same_dice() -> None:
-    node = _first(_late(), "relance")
+    node = _first(_late(), Phase.RELANCE)
     chances = WinChances(node, seed=1)
     chances.refine(3)
     for index in range(3):
@@ -65,18 +65,18 @@ def test_a_rollout_pairs_the_options_on_the_same_dice() -> None:
 
 def test_a_decided_match_is_won_whatever_the_option() -> None:
     """Turn 8, A leads 20–0: every option wins every rollout; the interval is Wilson's."""
-    node = _first(scenario(turn=8, scores=[20, 0], bag=[1, 0]), "activate")
+    node = _first(scenario(turn=8, scores=[20, 0], bag=[1, 0]), Phase.ACTIVATE)
     assert node.current_player == 0
     for chance in WinChances(node).refine(5):
         assert chance.outcomes == (WIN,) * 5 and chance.p == 1.0
         assert chance.interval == proportion(5, 5)
-    node_b = _first(scenario(turn=8, scores=[20, 0], bag=[0, 1]), "activate")
+    node_b = _first(scenario(turn=8, scores=[20, 0], bag=[0, 1]), Phase.ACTIVATE)
     assert node_b.current_player == 1
     assert all(c.outcomes == (LOSS,) * 3 for c in WinChances(node_b).refine(3))
 
 
 def test_orders_are_the_greedy_programme_and_its_neighbours_by_default() -> None:
-    node = _first(new_match(log=False), "orders")
+    node = _first(new_match(log=False), Phase.ORDERS)
     base = GreedyBot(0).orders(node, node.current_player)
     assert candidate_options(node) == (base, *neighbours(base))
     chances = WinChances(node, ["orders TTTT TT", base, base])
@@ -87,7 +87,7 @@ def test_the_other_sides_hidden_orders_are_never_read() -> None:
     state = scenario(turn=8, rows={"A": {"surfeur": 5}, "B": {"surfeur": 6}})
     state.apply_action("weather A")
     state.apply_action("orders TTTT TT")  # A's secret orders
-    assert state.current_player == 1 and state.phase_name() == "orders"
+    assert state.current_player == 1 and state.phase == Phase.ORDERS
     other = state.copy()
     other.orders[0] = (0, 0, 0, 0, 0)  # another secret: B cannot tell them apart
     options = candidate_options(state)
@@ -97,7 +97,7 @@ def test_the_other_sides_hidden_orders_are_never_read() -> None:
 
 
 def test_first_estimates_stream_and_the_state_is_left_alone() -> None:
-    node = _first(_late(), "target")
+    node = _first(_late(), Phase.TARGET)
     before = node.to_json()
     chances = WinChances(node, seed=3)
     stream = chances.stream(step=1)
@@ -115,13 +115,13 @@ def test_first_estimates_stream_and_the_state_is_left_alone() -> None:
     [("shoot chest", "not one string"), (["fly"], "not a legal"), ([], "at least one")],
 )
 def test_bad_options_are_refused(options: object, message: str) -> None:
-    node = _first(_late(), "target")
+    node = _first(_late(), Phase.TARGET)
     with pytest.raises(CoachError, match=message):
         WinChances(node, options)  # type: ignore[arg-type]
 
 
 def test_bad_arguments_are_refused() -> None:
-    node = _first(_late(), "target")
+    node = _first(_late(), Phase.TARGET)
     with pytest.raises(CoachError, match="MatchState"):
         WinChances("state")
     with pytest.raises(CoachError, match="decision node"):

@@ -33,11 +33,11 @@ from akvo.duel import rune_duel
 from akvo.match import MatchState, decisions, new_match, play_match
 from akvo.match.actions import ULTIME_ACTIONS
 from akvo.match.board import CHAR_NAMES, FORWARD, UNIT_OF_CHAR, UNITS
-from akvo.match.core import EFFECT_OF_CHAR
 from akvo.match.geometry import room_ahead
 from akvo.match.preview import target_values
 from akvo.match.roster import ATTAQUE, CONFUSION, DEFENSE, RELANCE
 from akvo.match.streams import KeyedChance
+from akvo.match.ultimes import EFFECT_OF_CHAR
 from akvo.shots import shot
 from tests.brute_force import _flags
 

@@ -270,3 +270,54 @@ def test_greedy_results_do_not_depend_on_the_bots_caches() -> None:
     warm = [play_one(spec, index) for index in reversed(range(4))][::-1]
     clear_worths()
     assert [play_one(spec, index) for index in range(4)] == cold == warm
+
+
+@pytest.mark.parametrize("bots", [("greedy", "random"), ("random", "random")])
+def test_a_reading_compared_with_itself_gives_exactly_zero(bots: tuple[str, str]) -> None:
+    first, second, diff = compare(
+        "pink-star", "perrockiss", bots, "weather=coin", 12, seed=4,
+        other_rules="weather=coin", **FAST,
+    )  # fmt: skip
+    assert second.rows == first.rows
+    assert diff.changed == 0
+    assert diff.delta.estimate == diff.delta.low == diff.delta.high == 0.0
+    assert diff.gain == math.inf
+
+
+def _sequential_changed(n: int, seed: int) -> int:
+    """Winners changed by weather=coin when the chance of each match is drawn in sequence
+    from one generator (the lab before common random numbers keyed by event)."""
+    import random
+
+    from akvo.bots import make_bot
+    from akvo.match import decisions, new_match
+
+    changed = 0
+    for index in range(n):
+        winners = []
+        for rules in (RulesConfig(), RulesConfig(weather="coin")):
+            state = new_match("perrockiss", "fish-tank", rules, log=False)
+            bots = (make_bot("greedy", 1), make_bot("greedy", 2))
+            for _ in decisions(state, random.Random(match_seed(3, index)), bots):
+                pass
+            winners.append(state.result)
+        changed += winners[0] != winners[1]
+    return changed
+
+
+def test_dice_keyed_by_event_pair_two_readings() -> None:
+    """Bag against coin, 60 greedy matches: 10 winners change (when one generator
+    drew the chance in sequence: 34), and the paired interval is about twice as narrow as the
+    Welch interval of two independent runs of this size (scipy's)."""
+    first, second, diff = compare(
+        "perrockiss", "fish-tank", ("greedy", "greedy"), None, 60, seed=3,
+        other_rules="weather=coin", **FAST,
+    )  # fmt: skip
+    assert diff.changed == 10
+    assert _sequential_changed(60, 3) == 34
+    assert diff.gain == pytest.approx(1.97, abs=0.01)
+    points = {"A": 1.0, "draw": 0.5, "B": 0.0}
+    one, two = ([points[w] for w in run.column("winner")] for run in (first, second))
+    welch = stats.ttest_ind(two, one, equal_var=False).confidence_interval(0.95)
+    assert (diff.unpaired.low, diff.unpaired.high) == pytest.approx((welch.low, welch.high))
+    assert diff.unpaired.estimate == pytest.approx(diff.delta.estimate)

@@ -52,6 +52,7 @@ def test_compare_rules_prints_the_paired_difference(capsys: pytest.CaptureFixtur
     assert main([*argv.split(), "--compare-rules", "weather=coin"]) == 0
     text = capsys.readouterr().out
     assert "différence (2e - 1re)" in text
+    assert "différence sans appariement" in text and "intervalle apparié plus étroit" in text
     assert text.count("matchs\t4") == 2
 
 

@@ -77,7 +77,7 @@ def test_attaque_never_lowers_the_attackers_odds(
     case: tuple[str, int, int, int | None, Side, Side],
 ) -> None:
     kind, tier, distance, interception, attack, defence = case
-    assume(attack.rune is None)
+    attack = replace(attack, rune=None)  # no rune yet: legal whenever the situation is
     plain = shoot(kind, tier, distance, interception, attack, defence)
     boosted = shoot(kind, tier, distance, interception, replace(attack, rune="attaque"), defence)
     assert boosted.value >= plain.value
@@ -161,7 +161,7 @@ def test_relance_never_lowers_what_its_policy_seeks(
     case: tuple[str, int, int, int | None, Side, Side],
 ) -> None:
     kind, tier, distance, interception, attack, defence = case
-    assume(attack.rune is None)
+    attack = replace(attack, rune=None)  # no rune yet: legal whenever the situation is
     plain = shoot(kind, tier, distance, interception, attack, defence)
     rerolled = shoot(kind, tier, distance, interception, replace(attack, rune="relance"), defence)
     # R15: the policy's first aim never gets worse, and keeping the dice stays possible.

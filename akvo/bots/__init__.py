@@ -9,7 +9,8 @@ A bot is a callable ``bot(state) -> action`` answering any decision node of
     bot_a, bot_b = make_bot("greedy", seed=1), make_bot("random", seed=2)
     state = play_match(7, bots=(bot_a, bot_b))
 
-- ``"random"`` (« facile »): uniform among the legal actions;
+- ``"random"`` (« facile »): uniform among the legal actions, each draw keyed by the
+  decision (:mod:`akvo.bots.uniform`);
 - ``"greedy"`` (« normal »): the best immediate expected value, exact (:mod:`akvo.bots.greedy`);
 - ``"search"`` (« fort »): looks ahead with Monte Carlo rollouts, never peeking at the other
   side's hidden orders (:mod:`akvo.bots.search`); ``make_bot("search", seed, budget=…)``.
@@ -21,7 +22,6 @@ from collections.abc import Callable
 from typing import Any
 
 from akvo.errors import AkvoError
-from akvo.match.bots import RandomBot
 from akvo.match.state import MatchState
 
 Bot = Callable[[MatchState], str]
@@ -40,7 +40,9 @@ def make_bot(name: str, seed: int | None = None, **options: Any) -> Bot:
     if name == "random":
         if options:
             raise BotError(f"the random bot takes no options, got {sorted(options)}")
-        return RandomBot(seed)
+        from akvo.bots.uniform import UniformBot
+
+        return UniformBot(seed)
     if name == "greedy":
         from akvo.bots.greedy import GreedyBot
 

@@ -4,8 +4,11 @@ Programming the orders is the one secret, simultaneous decision of a turn and th
 shapes it. At each orders decision the bot takes the greedy bot's orders and their
 neighbours (one unit's token changed) as candidates and scores each by ``budget`` rollouts:
 the match is played to its end by greedy bots from a copy of the state, and scored
-``win − loss + score difference / 10``. Rollout ``k`` of every candidate uses the same
-chance seed (common random numbers), so candidates are compared on the same dice.
+``win − loss + score difference / 10``. Rollout ``k`` of every candidate draws its dice from
+the same :class:`~akvo.match.streams.KeyedChance` (common random numbers keyed by event), so
+candidates are compared on the same dice wherever they shoot the same shot; the rollouts'
+seeds are keyed by the bot's seed and the decision (:func:`~akvo.match.streams.decision_key`),
+so two readings of a rule that reach the same decision roll out on the same seeds.
 
 It never peeks: when B programs, A's orders are already in the state but hidden from B; each
 rollout replaces them on its copy by a *determinisation* sampled from B's model of A (the
@@ -27,6 +30,7 @@ from akvo.match.core import CHANCE, TERMINAL
 from akvo.match.phases import ORDERS
 from akvo.match.preview import CHEST_NAME
 from akvo.match.state import MatchState
+from akvo.match.streams import KeyedChance, decision_key
 
 #: Rollouts per candidate by default.
 DEFAULT_BUDGET = 4
@@ -55,8 +59,8 @@ class SearchBot:
             raise AkvoError(f"horizon must be a number of turns ≥ 0 or None, got {horizon!r}")
         self.budget: int = budget
         self.horizon: int | None = horizon if isinstance(horizon, int) else None
-        self.rng = random.Random(seed)
-        self.greedy = GreedyBot(self.rng.getrandbits(32))
+        self.seeds = KeyedChance(random.getrandbits(64) if seed is None else seed)
+        self.greedy = GreedyBot(self.seeds.word(0, 0) >> 32)
         self.rollout_bots = (GreedyBot(1), GreedyBot(2))
 
     def __call__(self, state: MatchState) -> str:
@@ -68,12 +72,13 @@ class SearchBot:
         side = state.side
         base = self.greedy.orders(state, side)
         candidates = [base, *neighbours(base)]
-        seeds = [self.rng.getrandbits(32) for _ in range(self.budget)]
+        key = decision_key(state)
+        seeds = [self.seeds.word(key, k) for k in range(self.budget)]
         best, best_score = base, float("-inf")
         for candidate in candidates:
             score = 0.0
             for seed in seeds:
-                score += self._rollout(state, side, candidate, random.Random(seed))
+                score += self._rollout(state, side, candidate, seed)
             if score > best_score:
                 best, best_score = candidate, score
         return best
@@ -85,7 +90,11 @@ class SearchBot:
             orders = rng.choice(neighbours(orders))
         return orders
 
-    def _rollout(self, state: MatchState, side: int, candidate: str, rng: random.Random) -> float:
+    def _rollout(self, state: MatchState, side: int, candidate: str, seed: int) -> float:
+        """One rollout: dice keyed by event from ``seed``, the other side's hidden or future
+        orders sampled from a generator of the same seed."""
+        rng = random.Random(seed)
+        dice = KeyedChance(seed)
         copy = state.copy()
         copy.log = False  # a rollout's French log is never read
         if side == 1:  # A's orders are hidden from B: replace them on the copy
@@ -100,7 +109,7 @@ class SearchBot:
             if copy.turn > last:
                 return evaluate(copy, side)
             if player == CHANCE:
-                copy.apply_random_chance(rng)
+                dice.apply(copy)
             elif copy.phase == ORDERS and player != side:
                 copy.apply_action(self.opponent_orders(copy, player, rng))
             else:

@@ -65,10 +65,11 @@ from akvo.match.board import (
     UNIT_OF_CHAR,
     UNITS,
 )
-from akvo.match.core import EFFECT_OF_CHAR, TERMINAL
+from akvo.match.core import TERMINAL
 from akvo.match.phases import Phase
 from akvo.match.preview import CHEST_NAME, TargetPreview, unit_preview
 from akvo.match.state import MatchState
+from akvo.match.ultimes import EFFECT_OF_CHAR
 from akvo.resolution import is_critical, is_prodige, is_success
 from akvo.shots import ShotKind, shot
 

@@ -2,13 +2,16 @@
 
 A match's randomness comes only from its seed, derived from the master seed and the match's
 index by a hash (:func:`match_seed`): the results never depend on how the matches are split
-into chunks or which worker plays them.
+into chunks or which worker plays them. The dice and the weather are drawn by event
+(:class:`~akvo.match.streams.KeyedChance`: each roll from a stream keyed by the seed and the
+roll's identity), and the bots' own draws by decision, so that two simulations on the same
+seeds — two readings of a rule, two bots — see the same dice wherever they make the same
+roll: their paired comparison measures the rule, not the luck.
 """
 
 from __future__ import annotations
 
 import hashlib
-import random
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +22,7 @@ from akvo.match.board import CHARS, SIDE_NAMES
 from akvo.match.bots import decisions
 from akvo.match.phases import ORDERS
 from akvo.match.state import MatchState, new_match
+from akvo.match.streams import KeyedChance
 from akvo.teams import Team
 
 
@@ -62,13 +66,13 @@ def play_indexed(
 ) -> tuple[MatchState, MatchResult]:
     """Play match ``index``; the French log only when asked (a replay shows it, a
     simulation's table does not need it: same play, same record, faster)."""
-    rng = random.Random(match_seed(spec.seed, index))
+    chance = KeyedChance(match_seed(spec.seed, index))
     bots = (_bot(spec, "A", index), _bot(spec, "B", index))
     state = new_match(spec.team_a, spec.team_b, spec.rules, log=log)
     favoured: list[str] = []
     edge = 0  # points of the side activating first minus the other's, over the turns
     turn_start = [0, 0]
-    for node in decisions(state, rng, bots):
+    for node in decisions(state, chance, bots):
         if node.phase == ORDERS and node.side == 0:  # a new turn's orders: weather is known
             if favoured:
                 edge += _turn_edge(favoured[-1], turn_start, node.scores)

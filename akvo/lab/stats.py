@@ -156,8 +156,10 @@ class Comparison:
     """Two simulations on the same seeds: how much side A's result changed.
 
     ``delta`` is the mean of (second − first) per match of A's match points (win 1, draw
-    ½, loss 0), with its paired 95 % interval; ``changed`` counts matches whose winner
-    differs.
+    ½, loss 0), with its paired 95 % interval; ``unpaired`` is the same difference with the
+    interval two independent runs of this size would give (Welch), so that ``gain`` — how
+    many times narrower the paired interval is — says what the common random numbers bought;
+    ``changed`` counts matches whose winner differs.
     """
 
     matches: int
@@ -166,6 +168,14 @@ class Comparison:
     delta: Interval
     changed: int
     meta: tuple[dict[str, Any], dict[str, Any]]
+    unpaired: Interval
+
+    @property
+    def gain(self) -> float:
+        """Unpaired half-width over paired half-width (``inf`` when the paired one is 0)."""
+        paired_half = (self.delta.high - self.delta.low) / 2
+        unpaired_half = (self.unpaired.high - self.unpaired.low) / 2
+        return unpaired_half / paired_half if paired_half > 0 else math.inf
 
     def to_text(self) -> str:
         lines = ["mesure\testimation\tbas95\thaut95"]
@@ -173,11 +183,26 @@ class Comparison:
             ("points de A (1re config.)", self.first),
             ("points de A (2e config.)", self.second),
             ("différence (2e - 1re)", self.delta),
+            ("différence sans appariement (deux séries indépendantes)", self.unpaired),
         ):
             cells = [label, _number(interval.estimate), _number(interval.low)]
             lines.append("\t".join([*cells, _number(interval.high)]))
         lines.append(f"matchs au vainqueur changé\t{self.changed}\t\t")
+        gain = "inf" if math.isinf(self.gain) else f"{self.gain:.2f}"
+        lines.append(f"intervalle apparié plus étroit (fois)\t{gain}\t\t")
         return "\n".join(lines)
+
+
+def difference_interval(one: list[float], two: list[float]) -> Interval:
+    """mean(two) − mean(one) with the 95 % Welch interval of two independent samples
+    (scipy); a point when neither sample varies."""
+    estimate = sum(two) / len(two) - sum(one) / len(one)
+    if len(one) < 2 or len(two) < 2 or (len(set(one)) == 1 and len(set(two)) == 1):
+        return Interval(estimate, estimate, estimate)
+    from scipy.stats import ttest_ind
+
+    ci = ttest_ind(two, one, equal_var=False).confidence_interval(LEVEL)
+    return Interval(estimate, float(ci.low), float(ci.high))
 
 
 def paired(first: Results, second: Results) -> Comparison:
@@ -195,4 +220,5 @@ def paired(first: Results, second: Results) -> Comparison:
         delta=mean_interval([b - a for a, b in zip(one, two, strict=True)]),
         changed=sum(a.winner != b.winner for a, b in zip(first, second, strict=True)),
         meta=(dict(first.meta), dict(second.meta)),
+        unpaired=difference_interval(one, two),
     )

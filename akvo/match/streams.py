@@ -7,8 +7,9 @@ so the comparison of two rules (the lab) or two options (the coach) sees the sam
 wherever the same event happens:
 
 - a roll: (turn, shooting side, shooter, the shot's rank in its activation, attack or
-  defence roll). Its dice are the first *n* faces of the stream: a roll that loses a die
-  to Confusion (R14) keeps the other faces it would have had;
+  defence roll). Its dice are the first *n* faces of the stream, read as base-6 digits of
+  one 64-bit word (one word per roll: the lab draws tens of thousands of rolls a second): a
+  roll that loses a die to Confusion (R14) keeps the other faces it would have had;
 - the die a Relance rerolls (R15): the same roll's identity, in a stream of its own;
 - the weather token (R8): the turn. One uniform number decides it: with the bag, side A
   when it falls below A's share of the tokens left; with the coin, below one half — a full
@@ -17,7 +18,8 @@ wherever the same event happens:
 The outcome is an ordinary chance action (``roll 3516``, ``weather A``), so records replay
 whatever drew them; the same seed plays the same match. The hash is splitmix64 (Steele,
 Lea, Flood 2014), with rejection so that every face has probability exactly 1/6 of the
-64-bit words.
+64-bit words (a word at or above the largest multiple of 6⁴ is redrawn: the first four
+digits are then independent and uniform).
 """
 
 from __future__ import annotations
@@ -33,15 +35,20 @@ from akvo.match.shooting import roll_dice
 from akvo.match.state import MatchState
 
 _MASK: Final = (1 << 64) - 1
-#: Words at or above this are redrawn, so that ``word % 6`` is exactly uniform.
-_FACE_LIMIT: Final = (1 << 64) // 6 * 6
-#: Event kinds, the low bits of an event's identity.
-WEATHER_EVENT, ROLL_EVENT, REROLL_EVENT = 0, 1, 2
+#: splitmix64's increment (the golden ratio in 64 bits).
+_GAMMA: Final = 0x9E3779B97F4A7C15
+#: Faces read from one word (a roll has at most 4 dice, R12 and R14).
+_FACES_PER_WORD: Final = 4
+#: Words at or above this are redrawn, so that the word's first four base-6 digits are
+#: exactly uniform and independent.
+_FACE_LIMIT: Final = (1 << 64) // 6**_FACES_PER_WORD * 6**_FACES_PER_WORD
+#: Event kinds, the low bits of an event's identity (a bot's decision: :func:`decision_key`).
+WEATHER_EVENT, ROLL_EVENT, REROLL_EVENT, DECISION_EVENT = 0, 1, 2, 3
 
 
 def mix(word: int) -> int:
     """splitmix64's finaliser: a 64-bit word to a well-mixed 64-bit word."""
-    word = (word + 0x9E3779B97F4A7C15) & _MASK
+    word = (word + _GAMMA) & _MASK
     word = ((word ^ (word >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
     word = ((word ^ (word >> 27)) * 0x94D049BB133111EB) & _MASK
     return word ^ (word >> 31)
@@ -66,6 +73,32 @@ def event_key(s: StateCore) -> int:
     )
 
 
+def decision_key(s: StateCore) -> int:
+    """The identity of the decision at ``s``, for a bot that draws its own randomness from
+    a :class:`KeyedChance` (the random bot): the turn, the phase, the side to play, the unit
+    and the shot in progress, and what that side has already done this turn (units
+    activated, Ultimes and runes used, effects declared, tasks and prodiges left). Two
+    readings of a rule that reach the same decision draw the same number there, however
+    many other decisions came before. Hashed to 30 bits, above the event kind."""
+    shot = s.shot
+    player = s.player
+    packed = s.turn
+    packed = packed * 32 + s.phase
+    packed = packed * 2 + player
+    packed = packed * 8 + s.unit + 1
+    packed = packed * 32 + s.activated[player]
+    packed = packed * 64 + s.ult_used[player]
+    packed = packed * 8 + s.effects[player]
+    packed = packed * 32 + s.runes_spent_count[player]
+    packed = packed * 4 + s.shots_done
+    packed = packed * 8 + len(s.tasks)
+    if shot is not None:
+        packed = packed * 8 + shot.shooter + 1
+        packed = packed * 2 + shot.stage
+        packed = packed * 4 + len(shot.pending)
+    return (mix(packed) >> 34) << 2 | DECISION_EVENT
+
+
 class KeyedChance:
     """Chance outcomes of a match drawn from streams keyed by ``seed`` and each event.
 
@@ -81,19 +114,31 @@ class KeyedChance:
         self._seed_word = mix(mix(self.seed & _MASK) ^ (self.seed >> 64 & _MASK))
 
     def word(self, key: int, index: int) -> int:
-        """The ``index``-th 64-bit word of the stream of event ``key``."""
-        return mix(mix(self._seed_word ^ mix(key)) + index)
+        """The ``index``-th 64-bit word of the stream of event ``key``: splitmix64's output
+        at counter ``key · 2³² + index`` of the stream the seed starts (one mix per word;
+        event keys and indices are far below 2³²)."""
+        return mix((self._seed_word + (key << 32 | index) * _GAMMA) & _MASK)
 
     def faces(self, key: int, count: int) -> tuple[int, ...]:
-        """The first ``count`` die faces of the stream of event ``key``, each 1–6."""
+        """The first ``count`` die faces of the stream of event ``key``, each 1–6: the
+        base-6 digits of its accepted words, lowest first, four per word."""
         faces: list[int] = []
         index = 0
         while len(faces) < count:
-            word = self.word(key, index)
-            index += 1
-            if word < _FACE_LIMIT:
-                faces.append(word % 6 + 1)
+            word, index = self._accepted(key, index)
+            for _ in range(min(_FACES_PER_WORD, count - len(faces))):
+                word, digit = divmod(word, 6)
+                faces.append(digit + 1)
         return tuple(faces)
+
+    def _accepted(self, key: int, index: int) -> tuple[int, int]:
+        """The first word of the stream of ``key`` from ``index`` on that is below
+        :data:`_FACE_LIMIT`, and the index after it."""
+        word = self.word(key, index)
+        while word >= _FACE_LIMIT:  # probability about 4e-16 per word
+            index += 1
+            word = self.word(key, index)
+        return word, index + 1
 
     def uniform(self, key: int) -> float:
         """A number in [0, 1) for event ``key`` (53 bits, as ``random.random``)."""
@@ -113,9 +158,11 @@ class KeyedChance:
         if state.phase == REROLL:
             return ROLLS[1][self.faces(key, 1)[0] - 1][0]
         dice = roll_dice(state)
+        word = self._accepted(key, 0)[0]
         index = 0
-        for face in self.faces(key, dice):
-            index = index * 6 + face - 1
+        for _ in range(dice):  # the faces of :meth:`faces`, first face the leading digit
+            word, digit = divmod(word, 6)
+            index = index * 6 + digit
         return ROLLS[dice][index][0]
 
     def apply(self, state: MatchState) -> str:
