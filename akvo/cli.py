@@ -17,13 +17,16 @@ import sys
 import unicodedata
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import NoReturn, TextIO
+from typing import Any, NoReturn, TextIO
 
-from akvo.config import DEFAULT_RULES, RulesConfig
+from akvo.config import CHOICES, DEFAULT_RULES, RulesConfig
 from akvo.errors import AkvoError
 from akvo.lab import cli as lab_cli
 from akvo.rules import TIER_NUMERALS, tier_for_turn
 from akvo.shots import (
+    ATTACK_RUNES,
+    DEFENCE_RUNES,
+    RELANCE_POLICIES,
     RuneChoice,
     ShotOdds,
     Side,
@@ -128,19 +131,17 @@ def _add_situation(parser: argparse.ArgumentParser, *, chest: bool) -> None:
     )
     parser.add_argument(
         "--policy",
-        choices=("success", "critical"),
+        choices=RELANCE_POLICIES,
         default=None,
-        help="Relance policy of both sides (R15; default success)",
+        help=f"Relance policy of both sides (R15; default {RELANCE_POLICIES[0]})",
     )
-    parser.add_argument(
-        "--attack-policy", choices=("success", "critical"), default=None, help="overrides --policy"
-    )
-    parser.add_argument(
-        "--defence-policy", choices=("success", "critical"), default=None, help="overrides --policy"
-    )
+    for side in ("attack", "defence"):
+        parser.add_argument(
+            f"--{side}-policy", choices=RELANCE_POLICIES, default=None, help="overrides --policy"
+        )
     parser.add_argument(
         "--prodige",
-        choices=("four", "all"),
+        choices=CHOICES["prodige"],
         default=None,
         help="prodige variant (R13): four equal dice, or all dice equal",
     )
@@ -151,6 +152,22 @@ def _add_situation(parser: argparse.ArgumentParser, *, chest: bool) -> None:
         metavar="VARIANTS",
         help="rules variants, e.g. weather=coin,prodige=all (see akvo.config.RulesConfig)",
     )
+
+
+def _add_runes(parser: argparse.ArgumentParser) -> None:
+    """``--attack-rune`` and ``--defence-rune``: the runes each side may play (R20)."""
+    for flags, allowed in (
+        (("--attack-rune",), ATTACK_RUNES),
+        (("--defence-rune", "--defense-rune"), DEFENCE_RUNES),
+    ):
+        names = tuple(rune for rune in allowed if rune)
+        parser.add_argument(
+            *flags,
+            type=_rune_type(names),
+            default=None,
+            metavar="RUNE",
+            help=f"none, {', '.join(names[:-1])} or {names[-1]}",
+        )
 
 
 def _build_parser() -> _Parser:
@@ -164,39 +181,28 @@ def _build_parser() -> _Parser:
             sub = kinds.add_parser(kind, help=f"a shot on a {kind}")
             _add_situation(sub, chest=kind == "chest")
             if with_runes:
-                sub.add_argument(
-                    "--attack-rune",
-                    type=_rune_type(("attaque", "confusion", "relance")),
-                    default=None,
-                    metavar="RUNE",
-                    help="none, attaque, confusion or relance",
-                )
-                sub.add_argument(
-                    "--defence-rune",
-                    "--defense-rune",
-                    type=_rune_type(("defense", "confusion", "relance")),
-                    default=None,
-                    metavar="RUNE",
-                    help="none, defense, confusion or relance",
-                )
+                _add_runes(sub)
     lab_cli.add_parser(commands)
     return parser
 
 
+def _side(args: argparse.Namespace, role: str, **standing: Any) -> Side:
+    """The ``attack`` or ``defence`` side: its ``--{role}-rune`` and Relance policy
+    (``--{role}-policy``, else ``--policy``), with its standing effects."""
+    policy = getattr(args, f"{role}_policy") or args.policy or RELANCE_POLICIES[0]
+    return Side(rune=getattr(args, f"{role}_rune", None), policy=policy, **standing)
+
+
 def _sides(args: argparse.Namespace) -> tuple[Side, Side]:
-    attack = Side(
-        rune=getattr(args, "attack_rune", None),
-        vigie=args.vigie,
-        tourbillon=args.tourbillon_attacker,
-        souffle=args.souffle,
-        policy=args.attack_policy or args.policy or "success",
+    attack = _side(
+        args, "attack", vigie=args.vigie, tourbillon=args.tourbillon_attacker, souffle=args.souffle
     )
-    defence = Side(
-        rune=getattr(args, "defence_rune", None),
+    defence = _side(
+        args,
+        "defence",
         resilience=args.resilience,
         egide=args.egide,
         tourbillon=args.tourbillon_defender,
-        policy=args.defence_policy or args.policy or "success",
     )
     return attack, defence
 

@@ -47,6 +47,7 @@ MODULES = (
     "akvo.match.phases",
     "akvo.match.records",
     "akvo.match.roster",
+    "akvo.match.schema",
     "akvo.match.shooting",
     "akvo.match.state",
     "akvo.match.ultimes",

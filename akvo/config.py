@@ -7,10 +7,11 @@ instance follows the first option of each ruling.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
-from typing import Any, Literal
+from typing import Any, Literal, get_args, get_type_hints
 
 from akvo.errors import RulesError, excerpt
 
+# Each variant's options, the default first: the one place they are spelled.
 WeatherRule = Literal["bag", "coin"]
 ProdigeRule = Literal["four", "all"]
 GrimoireReading = Literal["standard", "swapped"]
@@ -18,46 +19,34 @@ RuneURule = Literal["restores_ultime", "names_only"]
 MouvementRule = Literal["is_the_rune", "separate"]
 ShipAdvanceRule = Literal["one", "per_order"]
 
-#: Every variant and its options, the default first.
-CHOICES: dict[str, tuple[str, ...]] = {
-    "weather": ("bag", "coin"),
-    "prodige": ("four", "all"),
-    "grimoire": ("standard", "swapped"),
-    "rune_u": ("restores_ultime", "names_only"),
-    "mouvement_rune": ("is_the_rune", "separate"),
-    "ship_advance_runes": ("one", "per_order"),
-}
-_CHOICES = CHOICES
-
 
 @dataclass(frozen=True, slots=True)
 class RulesConfig:
-    """The rules variants in force.
-
-    - ``weather`` (R8): ``"bag"`` of 8 tokens drawn without replacement, or a fair ``"coin"``.
-    - ``prodige`` (R13): only ``"four"`` dice showing one face, or ``"all"`` dice (≥ 2) equal.
-    - ``grimoire`` (R19): ``"standard"`` reads @ as Confusion and # as Relance; ``"swapped"``
-      reads them the other way round.
-    - ``rune_u`` (R22): spending rune U ``"restores_ultime"`` of its holder, or is
-      ``"names_only"`` (no effect).
-    - ``mouvement_rune`` (R18 read with R20): a Mouvement rune played just before a shot
-      ``"is_the_rune"`` of its side for that resolution (default), or is ``"separate"``: the
-      rulebook's « une seule rune par camp pendant une même résolution » can be read as
-      starting with the target, so the shooter may still play an attack rune.
-    - ``ship_advance_runes`` (R20 with the ship's double token): an Avancer/Avancer order
-      takes ``"one"`` Mouvement rune for its 2-cell move (default), or one ``"per_order"``
-      (two 1-cell steps, each may take a rune).
-    """
+    """The rules variants in force, one field per variant named in RULINGS.md (its options
+    are the field's Literal, the default first: :data:`CHOICES`)."""
 
     weather: WeatherRule = "bag"
+    """R8: a ``"bag"`` of 8 tokens drawn without replacement, or a fair ``"coin"``."""
     prodige: ProdigeRule = "four"
+    """R13: only ``"four"`` dice showing one face, or ``"all"`` dice (≥ 2) equal."""
     grimoire: GrimoireReading = "standard"
+    """R19: ``"standard"`` reads @ as Confusion and # as Relance; ``"swapped"`` the other way
+    round."""
     rune_u: RuneURule = "restores_ultime"
+    """R22: spending rune U ``"restores_ultime"`` of its holder, or is ``"names_only"`` (no
+    effect)."""
     mouvement_rune: MouvementRule = "is_the_rune"
+    """R18 with R20: a Mouvement rune played just before a shot ``"is_the_rune"`` of its side
+    for that resolution, or is ``"separate"``: the rulebook's « une seule rune par camp
+    pendant une même résolution » can be read as starting with the target, so the shooter may
+    still play an attack rune."""
     ship_advance_runes: ShipAdvanceRule = "one"
+    """R20 with the ship's double token: an Avancer/Avancer order takes ``"one"`` Mouvement
+    rune for its 2-cell move, or one ``"per_order"`` (two 1-cell steps, each may take a
+    rune)."""
 
     def __post_init__(self) -> None:
-        for name, allowed in _CHOICES.items():
+        for name, allowed in CHOICES.items():
             value = getattr(self, name)
             if value not in allowed:
                 raise RulesError(
@@ -106,4 +95,16 @@ class RulesConfig:
         return ",".join(f"{k}={v}" for k, v in self.to_dict().items())
 
 
+def _choices() -> dict[str, tuple[str, ...]]:
+    """Every variant and its options (default first), read from the fields' Literals."""
+    hints = get_type_hints(RulesConfig)
+    table = {field.name: get_args(hints[field.name]) for field in fields(RulesConfig)}
+    for field in fields(RulesConfig):
+        if table[field.name][0] != field.default:  # a variant's default is its first option
+            raise RulesError(f"rules variant {field.name}: the default must come first")
+    return table
+
+
+#: Every variant and its options, the default first.
+CHOICES: dict[str, tuple[str, ...]] = _choices()
 DEFAULT_RULES = RulesConfig()

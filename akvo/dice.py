@@ -14,19 +14,18 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, cached_property, lru_cache
 from types import MappingProxyType
-from typing import Literal
+from typing import get_args
 
 import numpy as np
 import numpy.typing as npt
 
+from akvo.config import ProdigeRule
 from akvo.errors import DiceError, require_int
-from akvo.resolution import DEFAULT_DICE, prodige_possible
+from akvo.resolution import DEFAULT_DICE, RELANCE_POLICIES, RelancePolicy, prodige_possible
 from akvo.rules import CRITICAL_MARGIN
 
-RerollPolicy = Literal["success", "critical"]
-ProdigeRule = Literal["four", "all"]
-REROLL_POLICIES: tuple[RerollPolicy | None, ...] = (None, "success", "critical")
-PRODIGE_RULES: tuple[ProdigeRule, ...] = ("four", "all")
+REROLL_POLICIES: tuple[RelancePolicy | None, ...] = (None, *RELANCE_POLICIES)
+PRODIGE_RULES: tuple[ProdigeRule, ...] = get_args(ProdigeRule)
 MAX_DICE = 8
 FACES = 6
 Outcome = tuple[bool, bool, bool]
@@ -167,7 +166,7 @@ class _Counts:
 
 @cache
 def _threshold_batch(
-    dice: int, reroll: RerollPolicy | None, prodige_rule: ProdigeRule
+    dice: int, reroll: RelancePolicy | None, prodige_rule: ProdigeRule
 ) -> tuple[int, tuple[_Counts, ...]]:
     """Counts for every effective threshold that matters, in one vectorised pass.
 
@@ -219,7 +218,7 @@ def _threshold_batch(
 
 
 def _roll_counts(
-    effective: int, dice: int, reroll: RerollPolicy | None, prodige_rule: ProdigeRule
+    effective: int, dice: int, reroll: RelancePolicy | None, prodige_rule: ProdigeRule
 ) -> _Counts:
     low, batch = _threshold_batch(dice, reroll, prodige_rule)
     return batch[min(max(effective - low, 0), len(batch) - 1)]
@@ -237,7 +236,7 @@ class RollOdds:
     threshold: int
     dice: int
     modifier: int
-    reroll: RerollPolicy | None
+    reroll: RelancePolicy | None
     prodige_rule: ProdigeRule
     success: Fraction
     critical: Fraction
@@ -295,7 +294,7 @@ def roll(
     *,
     dice: int = DEFAULT_DICE,
     modifier: int = 0,
-    reroll: RerollPolicy | None = None,
+    reroll: RelancePolicy | None = None,
     prodige: ProdigeRule = "four",
 ) -> RollOdds:
     """Exact odds of rolling ``dice`` d6 + ``modifier`` against ``threshold``.
@@ -321,7 +320,7 @@ def _roll(
     threshold: int,
     dice: int,
     modifier: int,
-    reroll: RerollPolicy | None,
+    reroll: RelancePolicy | None,
     prodige_rule: ProdigeRule,
 ) -> RollOdds:
     counts = _roll_counts(threshold - modifier, dice, reroll, prodige_rule)

@@ -20,12 +20,25 @@ from functools import lru_cache
 
 from akvo.config import DEFAULT_RULES, RulesConfig
 from akvo.errors import ShotError
-from akvo.shots import NO_SIDE, RuneChoice, ShotKind, Side, shot, shot_on_chest
+from akvo.shots import (
+    ATTACK_RUNES,
+    DEFENCE_RUNES,
+    NO_SIDE,
+    RuneChoice,
+    ShotKind,
+    Side,
+    shot,
+    shot_on_chest,
+)
 
-ATTACK_OPTIONS: tuple[RuneChoice, ...] = (None, "attaque", "confusion", "relance")
-DEFENCE_OPTIONS: tuple[RuneChoice, ...] = (None, "defense", "confusion", "relance")
-#: Options when a chest shot cannot be intercepted: only the attack roll remains (R17, R20).
-UNINTERCEPTED_ATTACK_OPTIONS: tuple[RuneChoice, ...] = (None, "attaque", "relance")
+ATTACK_OPTIONS: tuple[RuneChoice, ...] = ATTACK_RUNES
+DEFENCE_OPTIONS: tuple[RuneChoice, ...] = DEFENCE_RUNES
+#: Options when a chest shot cannot be intercepted: only the attack roll remains, so only
+#: the runes acting on it (R17, R20): no Confusion for the attacker, nothing but Confusion
+#: for the defender.
+UNINTERCEPTED_ATTACK_OPTIONS: tuple[RuneChoice, ...] = tuple(
+    r for r in ATTACK_RUNES if r != "confusion"
+)
 UNINTERCEPTED_DEFENCE_OPTIONS: tuple[RuneChoice, ...] = (None, "confusion")
 
 Matrix = tuple[tuple[Fraction, ...], ...]

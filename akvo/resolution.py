@@ -16,9 +16,14 @@ are the oracles that check it.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, Literal, get_args
 
-from akvo.rules import CRITICAL_MARGIN, DISTANCES, TIERS, thresholds
+from akvo.rules import CRITICAL_MARGIN, DISTANCES, TIERS, critical_threshold, thresholds
+
+#: R15: which reroll a Relance makes — the one that maximises P(success) first, or
+#: P(critical) first.
+RelancePolicy = Literal["success", "critical"]
+RELANCE_POLICIES: Final[tuple[RelancePolicy, ...]] = get_args(RelancePolicy)
 
 DEFAULT_DICE: Final = 4  # R12: a roll is 4d6
 MIN_DICE: Final = 1  # R14: a roll keeps at least one die
@@ -34,6 +39,11 @@ MAX_RANGE: Final = DISTANCES[-1]
 MAX_SOUFFLE_DISTANCE: Final = MAX_RANGE + SOUFFLE_REDUCTION
 TRIDENT_SHOTS: Final = 3  # R24: Trident gives the Plongeur up to three shots at mages
 PRODIGE_DICE: Final = 4  # R13 (default "four"): four dice showing one face
+#: The outcome of a shot on a mage (R16) and on a chest (R17), by key, in this order: miss,
+#: the attack stopped, stopped by a critical (the shooter is pushed 1), a plain hit, a
+#: critical hit.
+MAGE_OUTCOMES: Final = ("miss", "defended", "defence_critical", "push_1", "push_2")
+CHEST_OUTCOMES: Final = ("miss", "intercepted", "interception_critical", "score_1", "score_2")
 
 #: ``THRESHOLDS[tier][distance]`` = (attack X, defence U): the matrix without argument checks,
 #: for the engine's hot path (index 0 unused).
@@ -50,19 +60,23 @@ def _threshold_table() -> tuple[tuple[tuple[int, int], ...], ...]:
 THRESHOLDS: Final = _threshold_table()
 __all__ = [
     "ATTAQUE_BONUS",
+    "CHEST_OUTCOMES",
     "CONFUSION_PENALTY",
     "CRITICAL_MARGIN",
     "DEFAULT_DICE",
     "DEFENSE_BONUS",
     "EGIDE_BONUS",
+    "MAGE_OUTCOMES",
     "MAX_RANGE",
     "MAX_SOUFFLE_DISTANCE",
     "MIN_DICE",
+    "RELANCE_POLICIES",
     "SOUFFLE_REDUCTION",
     "THRESHOLDS",
     "TOURBILLON_PENALTY",
     "TRIDENT_SHOTS",
     "VIGIE_BONUS",
+    "RelancePolicy",
     "attack_dice",
     "attack_modifier",
     "defence_dice",
@@ -131,4 +145,4 @@ def is_success(total: int, threshold: int) -> bool:
 
 def is_critical(total: int, threshold: int) -> bool:
     """R12: a critical success beats the threshold by the critical margin."""
-    return total >= threshold + CRITICAL_MARGIN
+    return total >= critical_threshold(threshold)

@@ -20,9 +20,19 @@ TURNS = tuple(range(1, 9))
 TIE_BREAK_TURNS = (9, 10)
 LANES = tuple(range(1, 7))
 ROWS = tuple(range(1, 9))
-CRITICAL_MARGIN = 4
+CRITICAL_MARGIN = 4  # R12: a critical beats the threshold by 4
 MAX_RESILIENCE = 3
 TIER_NUMERALS = {1: "I", 2: "II", 3: "III", 4: "IV"}
+
+
+def critical_threshold(threshold: int) -> int:
+    """R12: the total a roll needs for a critical (threshold + 4)."""
+    return threshold + CRITICAL_MARGIN
+
+
+def miles(distance: int) -> str:
+    """A distance in the book's words (« 1 mile », « 3 miles »): a board cell is a mile."""
+    return f"{distance} mile" + ("s" if distance > 1 else "")
 
 
 class Thresholds(NamedTuple):
@@ -268,23 +278,17 @@ _GRIMOIRE: dict[str, tuple[str, str]] = {
 LETTERS = tuple(_GRIMOIRE)
 
 # R19: X and U are the matrix's own letters; @/# is a reading, swappable as a variant.
+_STANDARD_SYMBOLS = {
+    "X": RuneCategory.ATTAQUE,
+    "U": RuneCategory.DEFENSE,
+    "@": RuneCategory.CONFUSION,
+    "#": RuneCategory.RELANCE,
+    "→": RuneCategory.MOUVEMENT,
+    "O": RuneCategory.ULTIME,
+}
 _SYMBOL_CATEGORY = {
-    "standard": {
-        "X": RuneCategory.ATTAQUE,
-        "U": RuneCategory.DEFENSE,
-        "@": RuneCategory.CONFUSION,
-        "#": RuneCategory.RELANCE,
-        "→": RuneCategory.MOUVEMENT,
-        "O": RuneCategory.ULTIME,
-    },
-    "swapped": {
-        "X": RuneCategory.ATTAQUE,
-        "U": RuneCategory.DEFENSE,
-        "@": RuneCategory.RELANCE,
-        "#": RuneCategory.CONFUSION,
-        "→": RuneCategory.MOUVEMENT,
-        "O": RuneCategory.ULTIME,
-    },
+    "standard": _STANDARD_SYMBOLS,
+    "swapped": {**_STANDARD_SYMBOLS, "@": RuneCategory.RELANCE, "#": RuneCategory.CONFUSION},
 }
 
 

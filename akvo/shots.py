@@ -39,12 +39,16 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Literal, get_args
 
-from akvo.config import DEFAULT_RULES, RulesConfig
-from akvo.dice import ProdigeRule, RollOdds, roll
+from akvo.config import DEFAULT_RULES, ProdigeRule, RulesConfig
+from akvo.dice import RollOdds, roll
 from akvo.errors import ShotError, require_instance, require_int
+from akvo.resolution import CHEST_OUTCOMES as CHEST_OUTCOMES
+from akvo.resolution import MAGE_OUTCOMES as MAGE_OUTCOMES
 from akvo.resolution import (
     MAX_SOUFFLE_DISTANCE as MAX_SOUFFLE_DISTANCE,
 )
+from akvo.resolution import RELANCE_POLICIES as RELANCE_POLICIES
+from akvo.resolution import RelancePolicy as RelancePolicy
 from akvo.resolution import (
     attack_dice,
     attack_modifier,
@@ -54,18 +58,18 @@ from akvo.resolution import (
 )
 from akvo.rules import DISTANCES, MAX_RESILIENCE, TIERS, thresholds
 
-RuneChoice = Literal["attaque", "defense", "confusion", "relance"] | None
-RelancePolicy = Literal["success", "critical"]
+#: The runes that act on a roll (R20), named by their :class:`~akvo.rules.RuneCategory`
+#: value (``RuneCategory(name)`` is the category).
+RollRune = Literal["attaque", "defense", "confusion", "relance"]
+RuneChoice = RollRune | None
 ShotKind = Literal["mage", "chest"]
 
-RUNE_CHOICES: tuple[RuneChoice, ...] = (None, "attaque", "defense", "confusion", "relance")
-#: Runes the attacking / defending side may play in a shot (R20).
-ATTACK_RUNES: tuple[RuneChoice, ...] = (None, "attaque", "confusion", "relance")
-DEFENCE_RUNES: tuple[RuneChoice, ...] = (None, "defense", "confusion", "relance")
-RELANCE_POLICIES: tuple[RelancePolicy, ...] = get_args(RelancePolicy)
-
-MAGE_OUTCOMES = ("miss", "defended", "defence_critical", "push_1", "push_2")
-CHEST_OUTCOMES = ("miss", "intercepted", "interception_critical", "score_1", "score_2")
+ROLL_RUNES: tuple[RollRune, ...] = get_args(RollRune)
+RUNE_CHOICES: tuple[RuneChoice, ...] = (None, *ROLL_RUNES)
+#: Runes the attacking / defending side may play in a shot (R20): not Défense while
+#: attacking, not Attaque while defending.
+ATTACK_RUNES: tuple[RuneChoice, ...] = tuple(r for r in RUNE_CHOICES if r != "defense")
+DEFENCE_RUNES: tuple[RuneChoice, ...] = tuple(r for r in RUNE_CHOICES if r != "attaque")
 
 
 @dataclass(frozen=True, slots=True)
@@ -320,34 +324,17 @@ def _normalise(
     )
 
 
-@lru_cache(maxsize=65536, typed=True)
-def _cached_shot(
-    kind: ShotKind,
-    tier: int,
-    distance: int,
-    interception_distance: int | None,
-    attack: Side,
-    defence: Side,
-    rules: RulesConfig,
-) -> ShotOdds:
-    return _normalise(kind, tier, distance, interception_distance, attack, defence, rules)
+#: :func:`_normalise` cached on the call's own arguments (typed: ``True`` is not ``1``).
+_cached_shot = lru_cache(maxsize=65536, typed=True)(_normalise)
 
 
-def _shot(
-    kind: ShotKind,
-    tier: object,
-    distance: object,
-    interception_distance: object,
-    attack: object,
-    defence: object,
-    rules: object,
-) -> ShotOdds:
-    args = (kind, tier, distance, interception_distance, attack, defence, rules)
+def _shot(kind: ShotKind, *args: object) -> ShotOdds:
+    """A shot from (tier, distance, interception distance, attack, defence, rules)."""
     try:
-        return _cached_shot(*args)  # type: ignore[arg-type]
+        return _cached_shot(kind, *args)
     except TypeError:
         # An unhashable argument: validate without the cache for a clear ShotError.
-        return _normalise(kind, tier, distance, interception_distance, attack, defence, rules)
+        return _normalise(kind, *args)
 
 
 def shot_on_mage(

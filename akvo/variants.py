@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from akvo.config import CHOICES, DEFAULT_RULES, RulesConfig
 from akvo.errors import RulesError, excerpt
-from akvo.match.actions import WEATHER_ACTIONS
+from akvo.match.actions import ADVANCE, NO_MOVE, RUNE_LETTER, WEATHER_ACTIONS
 from akvo.match.board import BARREUR, SHIP
 from akvo.match.phases import Phase
 from akvo.match.preview import CHEST_NAME, unit_preview
@@ -28,7 +28,7 @@ from akvo.match.state import MatchState
 from akvo.match.weather import weather_outcomes
 from akvo.rules import TURNS, Character, RuneCategory
 from akvo.rules import rune as grimoire_rune
-from akvo.shots import RuneChoice, Side, shot_on_mage
+from akvo.shots import ATTACK_RUNES, RuneChoice, Side, shot_on_mage
 from akvo.teams import Team
 
 if TYPE_CHECKING:
@@ -49,11 +49,7 @@ VARIANT_RULINGS: Mapping[str, str] = MappingProxyType(
 WEATHER_BAG = (4, 4)
 
 _ATTACK_RUNES: Mapping[RuneCategory, RuneChoice] = MappingProxyType(
-    {
-        RuneCategory.ATTAQUE: "attaque",
-        RuneCategory.CONFUSION: "confusion",
-        RuneCategory.RELANCE: "relance",
-    }
+    {RuneCategory(name): name for name in ATTACK_RUNES if name}
 )
 
 
@@ -159,7 +155,7 @@ def _shot_choice(state: MatchState, target: str) -> ShotChoice:
     aim = next(t for t in preview.targets if t.action == f"shoot {target}")
     after = state.child(aim.action)
     offered = after.legal_actions() if after.phase == Phase.ATTACK_RUNE else ()
-    runes = tuple(a.removeprefix("rune ") for a in offered if a.startswith("rune "))
+    runes = tuple(RUNE_LETTER[a] for a in offered if a in RUNE_LETTER)
     defence = Side(resilience=state.resilience(1 - current.side, target))
     best: tuple[str | None, Fraction] = (None, aim.odds.p_push)
     for letter in runes:
@@ -175,10 +171,10 @@ def mouvement_before_shot(rules: RulesConfig = DEFAULT_RULES) -> MouvementEffect
     after its Mouvement rune, with the runes the engine lets it add under ``rules`` (R18)."""
     state = _opening(rules, MOVEMENT_SETUP, MOUVEMENT_ORDERS)
     state.apply_action("activate kitesurfeur")
-    move = next(a for a in state.legal_actions() if a.startswith("move "))
-    still = _shot_choice(state.child("no move"), "kitesurfeur")
+    move = next(a for a in state.legal_actions() if a in RUNE_LETTER)
+    still = _shot_choice(state.child(NO_MOVE), "kitesurfeur")
     moved = _shot_choice(state.child(move), "kitesurfeur")
-    return MouvementEffect(state.tier, move.removeprefix("move "), still, moved)
+    return MouvementEffect(state.tier, RUNE_LETTER[move], still, moved)
 
 
 # --- R20 with the ship's double token: its Mouvement runes (variant ``ship_advance_runes``) --
@@ -208,10 +204,10 @@ def ship_double_advance(rules: RulesConfig = DEFAULT_RULES) -> ShipAdvance:
     state.apply_action("activate navire")
     played: list[str] = []
     while state.phase == Phase.ADVANCE and state.current_player == 0:
-        boosted = [a for a in state.legal_actions() if a.startswith("advance +")]
-        action = boosted[0] if boosted else "advance"
+        boosted = [a for a in state.legal_actions() if a in RUNE_LETTER]
+        action = boosted[0] if boosted else ADVANCE
         if boosted:
-            played.append(action.removeprefix("advance +"))
+            played.append(RUNE_LETTER[action])
         state.apply_action(action)
     chest = next(
         t for t in unit_preview(state, 0, BARREUR).targets if t.action == f"shoot {CHEST_NAME}"

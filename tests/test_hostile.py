@@ -21,8 +21,8 @@ from akvo.config import RulesConfig
 from akvo.errors import AkvoError, IllegalAction, MatchError, RecordError, RulesError
 from akvo.match import MatchState, new_match, play_match, r15_relance, replay, scenario
 from akvo.match.actions import parse_action
-from akvo.match.core import INT_FIELDS, LIST_FIELDS, SHOT_FIELDS
 from akvo.match.phases import Phase
+from akvo.match.schema import INT_FIELDS, LIST_FIELDS, SHOT_FIELDS
 from tests.match.helpers import play_random
 
 MAX_MESSAGE = 400  # an error message never echoes more than a short excerpt of the input
@@ -279,7 +279,8 @@ SCENARIO_CASES: list[tuple[dict[str, Any], str]] = [
     ({"ultimes_used": {"A": "pedalair"}}, "ultimes_used"),
     ({"ultimes_used": {"A": ["bogus"]}}, "bogus"),
     ({"ultimes_used": {"A": [5]}}, "character"),
-    ({"bag": [5, 5]}, "at most 4"),
+    ({"bag": [5, 5]}, "bag must be two counts 0–4"),
+    ({"bag": [1, 0], "turn": 3}, "at most 4 tokens"),  # R8: too few draws left
     ({"bag": "x"}, "bag"),
 ]
 

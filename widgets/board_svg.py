@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from html import escape
 
 from akvo.match.board import (
+    CHAR_INITIALS,
     CHAR_LABELS,
     CHAR_NAMES,
     CHARS,
@@ -28,7 +29,7 @@ from akvo.match.log import ULTIME_NAMES
 from akvo.match.preview import CHEST_NAME, TargetPreview, UnitPreview
 from akvo.match.state import MatchState
 from akvo.resolution import SOUFFLE_REDUCTION
-from akvo.rules import TIER_NUMERALS, lighthouse_level
+from akvo.rules import TIER_NUMERALS, lighthouse_level, miles
 
 from .formatting import decimal, percent, points_chip
 
@@ -44,7 +45,7 @@ HEIGHT = TOP + 10 * CELL + 4
 FONT = 16
 CHIP_HEIGHT = 21
 SIDE_COLOURS = ("#1f6fb2", "#c0392b")
-INITIALS = "PKBLSD"
+INITIALS = CHAR_INITIALS
 ORDER_WORDS = {"A": "Avancer", "T": "Tirer"}
 
 
@@ -344,10 +345,6 @@ def odds_text(target: TargetPreview) -> str:
     if target.target == CHEST_NAME:
         return points_chip(target.value)
     return percent(target.value)
-
-
-def miles(distance: int) -> str:
-    return f"{distance} mile" + ("s" if distance > 1 else "")
 
 
 def target_label(target: TargetPreview, enemy: int) -> str:

@@ -12,8 +12,9 @@ from typing import Any
 
 from IPython.display import Markdown
 
-from akvo.dice import RerollPolicy, roll
-from akvo.rules import DISTANCES, TIERS, thresholds, tier_for_turn
+from akvo.dice import roll
+from akvo.resolution import RelancePolicy
+from akvo.rules import DISTANCES, TIERS, critical_threshold, miles, thresholds, tier_for_turn
 from akvo.shots import Side, shot_on_chest, shot_on_mage
 
 from .formatting import (
@@ -33,11 +34,11 @@ def _odds(probability: Fraction) -> str:
     return f"**{percent(probability)}** ({fraction(probability)})"
 
 
-_REROLL_AIMS: dict[RerollPolicy, str] = {"success": "la réussite", "critical": "le critique"}
+_REROLL_AIMS: dict[RelancePolicy, str] = {"success": "la réussite", "critical": "le critique"}
 
 
 def roll_example(
-    threshold: int, *, dice: int = 4, modifier: int = 0, reroll: RerollPolicy | None = None
+    threshold: int, *, dice: int = 4, modifier: int = 0, reroll: RelancePolicy | None = None
 ) -> Markdown:
     """The three odds of one roll, as a bulleted French paragraph."""
     odds = roll(threshold, dice=dice, modifier=modifier, reroll=reroll)
@@ -50,7 +51,7 @@ def roll_example(
     return _markdown(
         f"Avec {how}, contre un seuil de {threshold} :\n\n"
         f"- réussite (total ≥ {threshold}) : {_odds(odds.success)} ;\n"
-        f"- critique (total ≥ {threshold + 4}) : {_odds(odds.critical)} ;\n"
+        f"- critique (total ≥ {critical_threshold(threshold)}) : {_odds(odds.critical)} ;\n"
         f"- prodige (quatre dés identiques) : {_odds(odds.prodige)}."
     )
 
@@ -61,8 +62,8 @@ def matrix_example(turn: int, distance: int) -> Markdown:
     x, u = thresholds(tier, distance)
     attack, defence = roll(x), roll(u)
     return _markdown(
-        f"Au tour {turn}, le vent souffle au palier {tier_numeral(tier)}. À {distance} "
-        f"mile{'s' if distance > 1 else ''}, la matrice donne **X {x}** et **U {u}** : "
+        f"Au tour {turn}, le vent souffle au palier {tier_numeral(tier)}. À {miles(distance)}, "
+        f"la matrice donne **X {x}** et **U {u}** : "
         f"l’attaque réussit avec une chance de {_odds(attack.success)}, et une défense "
         f"sans aide tient avec une chance de {_odds(defence.success)}."
     )
@@ -78,7 +79,7 @@ def mage_shot_example(tier: int, distance: int, resilience: int = 0) -> Markdown
         else "cible sans Résilience"
     )
     return _markdown(
-        f"Palier {tier_numeral(tier)}, {distance} mile{'s' if distance > 1 else ''}"
+        f"Palier {tier_numeral(tier)}, {miles(distance)}"
         f" (X {shot.attack_threshold}, U {shot.defence_threshold}), {target} :\n\n"
         f"- tir manqué : {_odds(o['miss'])} ;\n"
         f"- défense réussie : {_odds(o['defended'])} ;\n"
@@ -101,14 +102,13 @@ def chest_shot_example(
     o = shot.outcomes
     intercepted = interception is not None and shot.defence is not None
     guard = (
-        f"un intercepteur à {interception} mile{'s' if (interception or 0) > 1 else ''}"
-        f" (U {shot.defence_threshold})"
+        f"un intercepteur à {miles(interception or 0)} (U {shot.defence_threshold})"
         if intercepted
         else "personne pour intercepter"
         if interception is None
-        else f"l’intercepteur à {interception} miles, hors de portée"
+        else f"l’intercepteur à {miles(interception)}, hors de portée"
     )
-    where = f"coffre à {chest_distance} mile{'s' if chest_distance > 1 else ''}"
+    where = f"coffre à {miles(chest_distance)}"
     if souffle:
         where += f" ramené à {shot.distance} par le Souffle portant"
     caught = (
@@ -144,8 +144,8 @@ def resilience_example(tier: int, distance: int) -> Markdown:
     lines[-1] = lines[-1].rstrip(" ;") + "."
     x, u = thresholds(tier, distance)
     return _markdown(
-        f"Chance de repousser la cible au palier {tier_numeral(tier)}, à {distance} "
-        f"mile{'s' if distance > 1 else ''} (X {x}, U {u}) :\n\n" + "\n".join(lines)
+        f"Chance de repousser la cible au palier {tier_numeral(tier)}, à {miles(distance)} "
+        f"(X {x}, U {u}) :\n\n" + "\n".join(lines)
     )
 
 
@@ -166,8 +166,8 @@ def rune_effect_example(tier: int, distance: int) -> Markdown:
     ]
     lines[-1] = lines[-1].rstrip(" ;") + "."
     return _markdown(
-        f"Chance de repousser la cible au palier {tier_numeral(tier)}, à {distance} "
-        f"mile{'s' if distance > 1 else ''} (X {base.attack_threshold}, "
+        f"Chance de repousser la cible au palier {tier_numeral(tier)}, à {miles(distance)} "
+        f"(X {base.attack_threshold}, "
         f"U {base.defence_threshold}) :\n\n" + "\n".join(lines)
     )
 
@@ -188,7 +188,7 @@ def duel_example(tier: int, distance: int) -> Markdown:
     row = duel.payoff[duel.sequential_attacker_choice]
     answer = duel.defender_options[duel.defender_best_response[duel.sequential_attacker_choice]]
     return _markdown(
-        f"Palier {tier_numeral(tier)}, {distance} mile{'s' if distance > 1 else ''} : "
+        f"Palier {tier_numeral(tier)}, {miles(distance)} : "
         f"le tireur a intérêt à annoncer **{names[choice]}**. Le défenseur répond au mieux "
         f"avec **{names[answer]}** ; le tireur garde alors une chance de {_odds(min(row))} "
         f"de repousser sa cible, contre {_odds(duel.payoff[0][0])} si personne ne joue "
@@ -210,7 +210,7 @@ def grimoire_table() -> Markdown:
 
 def threshold_matrix() -> Markdown:
     """The Attack / Defence matrix as a Markdown table, read from :mod:`akvo.rules`."""
-    header = "| Vent | " + " | ".join(f"{d} mile{'s' if d > 1 else ''}" for d in DISTANCES)
+    header = "| Vent | " + " | ".join(f"{miles(d)}" for d in DISTANCES)
     rows = [header + " |", "|---" * (len(DISTANCES) + 1) + "|"]
     for tier in TIERS:
         cells = (f"X {x} · U {u}" for x, u in (thresholds(tier, d) for d in DISTANCES))

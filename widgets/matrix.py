@@ -10,7 +10,7 @@ import numpy as np
 
 from akvo.config import DEFAULT_RULES, RulesConfig
 from akvo.errors import ShotError
-from akvo.rules import DISTANCES, TIERS
+from akvo.rules import DISTANCES, TIERS, miles
 from akvo.shots import ShotKind, Side, chest_shot_on_board
 from akvo.tables import OddsGrid, odds_grid
 
@@ -148,8 +148,8 @@ def matrix_board_note(matrix: WindMatrix) -> str:
     if not missing:
         return ""
     names = [str(d) for d in missing]
-    miles = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} ou {names[-1]}"
-    case = f"un tir sur le coffre à {miles} mile{'s' if missing[-1] > 1 else ''} " + (
+    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} ou {names[-1]}"
+    case = f"un tir sur le coffre à {listed} mile{'s' if missing[-1] > 1 else ''} " + (
         "sans intercepteur à portée" if interceptor is None else "avec cet intercepteur"
     )
     return off_board_note(case, interceptor)
@@ -183,7 +183,7 @@ def matrix_table(grid: OddsGrid) -> str:
                 )
             )
         rows.append(cells)
-    header = ["Vent \\ distance", *(f"{d} mile{'s' if d > 1 else ''}" for d in DISTANCES)]
+    header = ["Vent \\ distance", *(f"{miles(d)}" for d in DISTANCES)]
     return french(c.table(header, rows))
 
 

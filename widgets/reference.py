@@ -25,6 +25,7 @@ from akvo.rules import (
     TURNS,
     Character,
     RuneCategory,
+    miles,
     runes_in,
     thresholds,
     tier_for_turn,
@@ -73,10 +74,6 @@ def _items(lines: list[str], tag: str = "ul") -> str:
     return f"<{tag}>" + "".join(f"<li>{line}</li>" for line in lines) + f"</{tag}>"
 
 
-def _miles(distance: int) -> str:
-    return f"{distance} mile{'s' if distance > 1 else ''}"
-
-
 def _turns(tier: int) -> str:
     return "–".join(str(t) for t in TURNS if tier_for_turn(t) == tier)
 
@@ -102,7 +99,7 @@ def turn_sequence() -> str:
 
 
 def matrix() -> str:
-    head = "".join(f"<th>{_miles(d)}</th>" for d in DISTANCES)
+    head = "".join(f"<th>{miles(d)}</th>" for d in DISTANCES)
     rows = []
     for tier in reversed(TIERS):
         cells = "".join(
@@ -258,7 +255,7 @@ def turn_line(turn: int) -> str:
     """One screen-only line: the wind of a turn and its thresholds at each distance."""
     tier = tier_for_turn(turn)
     values = " ; ".join(
-        f"{_miles(d)} : X <b class='akvo-aide-x-{d}'>{t.attack}</b>, U {t.defence}"
+        f"{miles(d)} : X <b class='akvo-aide-x-{d}'>{t.attack}</b>, U {t.defence}"
         for d, t in ((d, thresholds(tier, d)) for d in DISTANCES)
     )
     return french(f"Tour {turn} : palier {tier_numeral(tier)} — {values}.")

@@ -8,8 +8,9 @@ import bqplot as bq
 import ipywidgets as w
 
 from akvo.config import DEFAULT_RULES, RulesConfig
-from akvo.dice import RerollPolicy, RollOdds, roll
-from akvo.rules import MAX_RESILIENCE
+from akvo.dice import RollOdds, roll
+from akvo.resolution import RelancePolicy
+from akvo.rules import MAX_RESILIENCE, critical_threshold
 from akvo.shots import Side, shot_on_mage
 
 from . import controls as c
@@ -83,7 +84,7 @@ class RollCalculator(w.VBox):
         for dice in range(self.dice.min, self.dice.max + 1):
             roll(self.threshold.value, dice=dice, prodige=self.rules.prodige)
 
-    def reroll_policy(self) -> RerollPolicy | None:
+    def reroll_policy(self) -> RelancePolicy | None:
         """The R15 policy chosen in the drop-down (``None``: no reroll)."""
         value = self.reroll.value
         return None if value == NO_REROLL else value  # type: ignore[no-any-return]
@@ -104,7 +105,7 @@ def odds_table(odds: RollOdds, prefix: str) -> str:
     """Success, critical and prodige as a percentage and an exact fraction."""
     rows = [
         ("Réussite", "success", odds.success, f"total ≥ {odds.threshold}"),
-        ("Critique", "critical", odds.critical, f"total ≥ {odds.threshold + 4}"),
+        ("Critique", "critical", odds.critical, f"total ≥ {critical_threshold(odds.threshold)}"),
         ("Prodige", "prodige", odds.prodige, "4 dés identiques (R13)"),
     ]
     return c.table(
@@ -164,7 +165,13 @@ def _draw_totals(bars: bq.Bars, odds: RollOdds) -> None:
     layers: list[list[float]] = [[], [], []]
     for total in totals:
         share = float(odds.totals[total]) * 100
-        band = 2 if total >= odds.threshold + 4 else 1 if total >= odds.threshold else 0
+        band = (
+            2
+            if total >= critical_threshold(odds.threshold)
+            else 1
+            if total >= odds.threshold
+            else 0
+        )
         for index, layer in enumerate(layers):
             layer.append(share if index == band else 0.0)
     with bars.hold_sync():

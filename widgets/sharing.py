@@ -1,8 +1,7 @@
 """TeamSharing: who plays which characters at 2, 4 or 6 players (annex « Jeu en équipes »).
 
-Not a rule of the engine (the engine plays sides, not people): the table arrangement of the
-rulebook's annex — characters shared "as evenly as possible", and the ship's double token
-decided together when its two mages have different players.
+The sharing itself (who holds what, evenness, a shared ship) is :mod:`akvo.online.sharing`,
+which the online tables use too; this module shows it and the annex's advice in French.
 """
 
 from __future__ import annotations
@@ -11,7 +10,8 @@ from typing import Any
 
 import ipywidgets as w
 
-from akvo.rules import CENTRAL_CHARACTERS, CHARACTERS, Character
+from akvo.online.sharing import default_split, player_counts, ship_holders
+from akvo.rules import CHARACTERS, Character
 
 from . import controls as c
 from .formatting import french
@@ -23,22 +23,16 @@ PLAYERS = (
 )
 
 
-def default_split(per_side: int) -> dict[Character, int]:
-    """Characters dealt in lane order, the same number to each player (1-based players)."""
-    size = len(CHARACTERS) // per_side
-    return {ch: index // size + 1 for index, ch in enumerate(CHARACTERS)}
-
-
 def sharing_notes(split: dict[Character, int], per_side: int) -> list[str]:
     """What the annex says about this split: evenness and the ship's double token."""
-    counts = [sum(1 for p in split.values() if p == player) for player in range(1, per_side + 1)]
+    counts = player_counts(split, per_side)
     notes = []
     if max(counts) - min(counts) > 1:
         shown = ", ".join(f"joueur {i} : {n}" for i, n in enumerate(counts, start=1))
         notes.append(
             f"Partage inégal ({shown}) : l’annexe demande un partage aussi équitable que possible."
         )
-    barreur, lanceur = (split[ch] for ch in CENTRAL_CHARACTERS)
+    barreur, lanceur = ship_holders(split)
     if per_side == 1:
         notes.append("Un seul joueur par camp : il joue ses 6 personnages, navire compris.")
     elif barreur != lanceur:

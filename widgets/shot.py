@@ -10,7 +10,7 @@ import ipywidgets as w
 from akvo.config import DEFAULT_RULES, RulesConfig
 from akvo.errors import ShotError
 from akvo.resolution import MAX_SOUFFLE_DISTANCE, SOUFFLE_REDUCTION
-from akvo.rules import DISTANCES, tier_for_turn
+from akvo.rules import DISTANCES, miles, tier_for_turn
 from akvo.shots import (
     CHEST_OUTCOMES,
     MAGE_OUTCOMES,
@@ -57,10 +57,7 @@ DEFENCE_RUNE_CHOICES: tuple[tuple[str, RuneOption], ...] = (
 #: A drop-down cannot show a ``None`` value: 0 stands for "no interceptor in range" (R17).
 NO_INTERCEPTOR = 0
 INTERCEPTION_CHOICES: tuple[tuple[str, int], ...] = (
-    ("1 mile", 1),
-    ("2 miles", 2),
-    ("3 miles", 3),
-    ("4 miles", 4),
+    *((miles(d), d) for d in DISTANCES),
     ("Personne à portée", NO_INTERCEPTOR),
 )
 OUTCOME_LABELS = {

@@ -48,6 +48,7 @@ from akvo.match.actions import (
     NO_RUNE,
     NO_TRIDENT,
     ROULEAU,
+    RUNE_LETTER,
     SHIP_AA,
     SHIP_AT_B,
     SHIP_AT_L,
@@ -72,12 +73,12 @@ from akvo.match.board import (
     UNIT_OF_NAME,
 )
 from akvo.match.bots import r15_relance
-from akvo.match.core import EFFECT_EGIDE, EFFECT_TOURBILLON, EFFECT_VIGIE
 from akvo.match.geometry import chest_distance, reach, room_ahead
 from akvo.match.phases import PHASE_COUNT, RESTING
 from akvo.match.preview import CHEST_NAME
 from akvo.match.roster import ATTAQUE, CONFUSION, DEFENSE, MOUVEMENT
 from akvo.match.roster import RELANCE as RELANCE_CAT
+from akvo.match.schema import EFFECT_EGIDE, EFFECT_TOURBILLON, EFFECT_VIGIE
 from akvo.match.state import MatchState
 from akvo.rules import DISTANCES, TURNS
 
@@ -302,7 +303,7 @@ class GreedyBot:
         for index, action in enumerate(legal):
             if action == NO_RUNE:
                 continue
-            gain = rune_gain(state, key, attacking, category_of[action[-1]])
+            gain = rune_gain(state, key, attacking, category_of[RUNE_LETTER[action]])
             if gain > best_gain:
                 best_index, best_gain = index, gain
         if best_index < 0 or best_gain < spend_min(state.turn):
@@ -315,7 +316,9 @@ class GreedyBot:
         side = current.pending[0][0]
         category_of = state.rosters[side].category_of
         rank = {category: i for i, category in enumerate(_RECOVER_ORDER)}
-        return min(state.legal, key=lambda a: (rank.get(category_of.get(a[-1], -1), 99), a))
+        return min(
+            state.legal, key=lambda a: (rank.get(category_of.get(RUNE_LETTER[a], -1), 99), a)
+        )
 
 
 def _no_decision(bot: GreedyBot, state: MatchState) -> str:  # pragma: no cover - never asked

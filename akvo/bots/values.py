@@ -21,7 +21,7 @@ from typing import Final
 
 from akvo.config import RulesConfig
 from akvo.errors import AkvoError, ShotError
-from akvo.match.actions import ADVANCE_ORDER, SHIP_AT_B, SHIP_AT_L, SHIP_TT
+from akvo.match.actions import ADVANCE_ORDER, PARSED, SHIP_AT_B, SHIP_AT_L, SHIP_TT, ShootAt
 from akvo.match.board import (
     BARREUR,
     CHAR_NAMES,
@@ -36,26 +36,21 @@ from akvo.match.board import (
     UNIT_OF_CHAR,
     UNITS,
 )
-from akvo.match.core import EFFECT_EGIDE, EFFECT_TOURBILLON, EFFECT_VIGIE
 from akvo.match.geometry import chest_distance, mage_distance
 from akvo.match.preview import CHEST_NAME
-from akvo.match.roster import ATTAQUE, CONFUSION, DEFENSE, RELANCE
+from akvo.match.roster import CATEGORY_OF
+from akvo.match.schema import EFFECT_EGIDE, EFFECT_TOURBILLON, EFFECT_VIGIE
 from akvo.match.state import MatchState
 from akvo.resolution import MAX_RANGE, MAX_SOUFFLE_DISTANCE, SOUFFLE_REDUCTION
-from akvo.rules import TIE_BREAK_TURNS, TIERS, tier_for_turn
-from akvo.shots import RuneChoice, Side, shot
+from akvo.rules import TIE_BREAK_TURNS, TIERS, RuneCategory, tier_for_turn
+from akvo.shots import ROLL_RUNES, RuneChoice, Side, shot
 
 #: Points a push is worth per unit of P(push): pushing a mage back costs it a turn of
 #: advance towards the chest, and our beach is safer.
 PUSH_WEIGHT: Final = Fraction(2, 5)
 
 #: The rune name :mod:`akvo.shots` uses for each rune category of the engine's roster.
-SHOT_RUNE: dict[int, RuneChoice] = {
-    ATTAQUE: "attaque",
-    DEFENSE: "defense",
-    CONFUSION: "confusion",
-    RELANCE: "relance",
-}
+SHOT_RUNE: dict[int, RuneChoice] = {CATEGORY_OF[RuneCategory(name)]: name for name in ROLL_RUNES}
 
 Effects = tuple[int, int]
 _TIER: Final = (0, *(tier_for_turn(turn) for turn in range(1, TIE_BREAK_TURNS[-1] + 1)))
@@ -359,7 +354,9 @@ _REACHABLE: Final[list[list[tuple[int, int, int]]]] = [
 
 def action_worth(action: str, value: Fraction) -> float:
     """Worth of a ``shoot …`` action given its exact value from ``target_values``."""
-    return float(value if action.split()[1] == CHEST_NAME else PUSH_WEIGHT * value)
+    aim = PARSED[action]
+    chest = isinstance(aim, ShootAt) and aim.target == CHEST
+    return float(value if chest else PUSH_WEIGHT * value)
 
 
 def shooters(state: MatchState, side: int) -> list[int]:

@@ -261,6 +261,10 @@ def _parsed_table() -> dict[str, Action]:
 
 #: Every decision action (and the weather and single-die outcomes), parsed once.
 PARSED: dict[str, Action] = _parsed_table()
+#: Two fields read in hot paths, by action: the letter of each rune action (``rune P``,
+#: ``move V``, ``advance +W``, ``recover P``) and the side of each weather outcome.
+RUNE_LETTER: Final = {text: a.letter for text, a in PARSED.items() if isinstance(a, PlayRune)}
+WEATHER_SIDE: Final = {text: a.side for text, a in PARSED.items() if isinstance(a, Weather)}
 
 
 def parse_action(text: object) -> Action:

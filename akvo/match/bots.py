@@ -15,7 +15,7 @@ from akvo.match.engine import DECIDE, settle
 from akvo.match.phases import Phase
 from akvo.match.state import MatchState, _random_chance, new_match
 from akvo.match.streams import KeyedChance
-from akvo.resolution import is_critical, is_prodige
+from akvo.resolution import RELANCE_POLICIES, is_critical, is_prodige
 
 Bot = Callable[[MatchState], str]
 
@@ -132,8 +132,8 @@ def r15_relance(state: object, policy: object = "success") -> str:
     prodige) for the ``"critical"`` policy."""
     if not isinstance(state, MatchState):
         raise MatchError(f"r15_relance needs a MatchState, got {excerpt(state)}")
-    if policy not in ("success", "critical"):
-        raise MatchError(f"policy must be 'success' or 'critical', got {excerpt(policy)}")
+    if policy not in RELANCE_POLICIES:
+        raise MatchError(f"policy must be one of {RELANCE_POLICIES}, got {excerpt(policy)}")
     shot = state.shot
     if shot is None or state.phase != Phase.RELANCE:
         raise IllegalAction("r15_relance needs a Relance decision node")

@@ -31,7 +31,6 @@ def die_outcomes() -> tuple[tuple[str, Fraction], ...]:
     return tuple((action, SIXTH) for action in DIE_ACTIONS)
 
 
-FACE_TEXT: Final = "123456"
 #: ``roll 3516`` → (3, 5, 1, 6) for every roll of 1–4 dice (the counts a roll can have).
 ROLL_FACES: dict[str, tuple[int, ...]] = {
     "roll " + "".join(map(str, faces)): faces

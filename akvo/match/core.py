@@ -2,73 +2,41 @@
 
 The rules are functions over this data (:mod:`akvo.match.flow` for the turn sequence,
 :mod:`akvo.match.shooting` and :mod:`akvo.match.outcome` for a shot), dispatched by phase in
-:mod:`akvo.match.engine`; :class:`akvo.match.state.MatchState` adds the public API.
-
-Compact layout (public, stable): ``rows[side * UNITS + unit]``, ``res[side * CHARS +
-character]``, ``spent[side]`` and ``ult_used[side]`` bit masks (letter A = bit 0; character
-c = bit c), ``effects[side]`` bits of the turn-long Ultimes, ``bag`` = weather tokens left
-(A, B). The typed accessors of :class:`~akvo.match.state.MatchState` read them by name.
+:mod:`akvo.match.engine`; :class:`akvo.match.state.MatchState` adds the public API. The
+fields, their kinds and ranges, and the compact layout are :mod:`akvo.match.schema`: the
+slots, the copies and the JSON below all walk it.
 """
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any
 
 from mypy_extensions import mypyc_attr
 
 from akvo.config import RulesConfig
 from akvo.match.board import CHARS, START_ROW, UNITS
-from akvo.match.phases import (
-    START_TURN,
-    TRIDENT_AGAIN,
-    Phase,
-)
+from akvo.match.phases import START_TURN
 from akvo.match.roster import Roster, roster
-from akvo.teams import Team, parse_team
-
-CHANCE: Final = -1
-TERMINAL: Final = -2
-
-# Phases live in akvo.match.phases; these names stay importable from here.
-TRIDENT_MORE: Final = TRIDENT_AGAIN
-PHASE_NAMES: Final = {int(phase): phase.label for phase in Phase}
+from akvo.match.schema import CHANCE as CHANCE
+from akvo.match.schema import (
+    COPIED_LISTS,
+    ROLL_FIELDS,
+    SAVED_LISTS,
+    SAVED_VALUES,
+    SHARED_FIELDS,
+    SHOT_FIELDS,
+    STATE_FIELDS,
+)
+from akvo.match.schema import TERMINAL as TERMINAL
+from akvo.match.weather import full_bag
+from akvo.teams import Team
 
 # Tasks of an activation.
 TASK_ADVANCE, TASK_SHOT = 0, 1
 
-# Ultime-effect bits, per side, for the current turn (R24).
-EFFECT_TOURBILLON, EFFECT_EGIDE, EFFECT_VIGIE = 1, 2, 4
-EFFECT_OF_CHAR: Final = {1: EFFECT_TOURBILLON, 2: EFFECT_EGIDE, 3: EFFECT_VIGIE}
 
-
-# Field names of Roll and Shot, readable without the class (mypyc-compiled classes have no
-# ``__slots__`` attribute to read). The engine's classes allow interpreted subclasses: under
-# mypyc this keeps Python's ``cls.__new__(cls)`` (no ``__init__`` call), which copies,
-# records and pickling rely on.
-ROLL_FIELDS: Final = ("critical", "dice", "prodige", "success", "threshold", "total")
-SHOT_FIELDS: Final = (
-    "att_cat",
-    "att_rune",
-    "attack",
-    "def_cat",
-    "def_rune",
-    "defence",
-    "defender",
-    "dice",
-    "distance",
-    "idist",
-    "outcome",
-    "pending",
-    "relanced",
-    "rouleau",
-    "shooter",
-    "side",
-    "souffle",
-    "stage",
-    "target",
-)
-
-
+# The engine's classes allow interpreted subclasses: under mypyc this keeps Python's
+# ``cls.__new__(cls)`` (no ``__init__`` call), which copies, records and pickling rely on.
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Roll:
     """A finished roll: total against threshold, its flags and the dice as rolled."""
@@ -86,18 +54,9 @@ class Roll:
         self.prodige = prod
 
     def to_dict(self) -> dict[str, Any]:
-        return {s: getattr(self, s) for s in ROLL_FIELDS}
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Roll:
-        return cls(
-            list(data["dice"]),
-            data["total"],
-            data["threshold"],
-            data["success"],
-            data["critical"],
-            data["prodige"],
-        )
+        data = {name: getattr(self, name) for name in ROLL_FIELDS}
+        data["dice"] = list(self.dice)
+        return data
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -136,75 +95,12 @@ class Shot:
         return new
 
     def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {s: getattr(self, s) for s in SHOT_FIELDS}
+        data: dict[str, Any] = {name: getattr(self, name) for name in SHOT_FIELDS}
+        data["dice"] = list(self.dice)
         data["attack"] = self.attack.to_dict() if self.attack else None
         data["defence"] = self.defence.to_dict() if self.defence else None
         data["pending"] = [list(p) for p in self.pending]
         return data
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Shot:
-        new = cls(data["side"], data["shooter"])
-        for name in SHOT_FIELDS:
-            setattr(new, name, data[name])
-        new.dice = list(data["dice"])
-        new.attack = Roll.from_dict(data["attack"]) if data["attack"] else None
-        new.defence = Roll.from_dict(data["defence"]) if data["defence"] else None
-        new.pending = [(p[0], p[1]) for p in data["pending"]]
-        return new
-
-
-# Serialized plain-list fields of the state, in a fixed order.
-LIST_FIELDS: Final = (
-    "rows",
-    "res",
-    "spent",
-    "ult_used",
-    "ult_uses",
-    "effects",
-    "bag",
-    "activated",
-    "scores",
-    "runes_spent_count",
-)
-INT_FIELDS: Final = ("turn", "phase", "player", "favoured", "side", "unit", "shots_done", "winner")
-
-
-# The state's field names (the slots of StateCore), readable without the class.
-STATE_FIELDS: Final = (
-    "activated",
-    "bag",
-    "effects",
-    "events",
-    "favoured",
-    "history",
-    "last_outcome",
-    "legal",
-    "log",
-    "orders",
-    "origin",
-    "phase",
-    "player",
-    "reason",
-    "res",
-    "rosters",
-    "rows",
-    "rules",
-    "runes_spent_count",
-    "scores",
-    "shot",
-    "shots_done",
-    "side",
-    "spent",
-    "tasks",
-    "teams",
-    "trident",
-    "turn",
-    "ult_used",
-    "ult_uses",
-    "unit",
-    "winner",
-)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -228,7 +124,7 @@ class StateCore:
         self.ult_used = [0, 0]  # bit mask of characters whose Ultime is not available
         self.ult_uses = [0] * (2 * CHARS)  # how many times each Ultime was used
         self.effects = [0, 0]  # EFFECT_* bits active until the end of the turn
-        self.bag = [4, 4]  # weather tokens left favouring A, B (R8)
+        self.bag = full_bag()  # weather tokens left favouring A, B (R8)
         self.favoured = -1
         self.orders: list[tuple[int, ...] | None] = [None, None]
         self.activated = [0, 0]  # bit mask of activated units this turn
@@ -249,83 +145,26 @@ class StateCore:
 
     def copy_core(self) -> Any:
         new = self.__class__.__new__(self.__class__)
-        new.rules = self.rules
-        new.log = self.log
-        new.teams = self.teams
-        new.rosters = self.rosters
-        new.turn = self.turn
-        new.phase = self.phase
-        new.player = self.player
-        new.rows = self.rows[:]
-        new.res = self.res[:]
-        new.spent = self.spent[:]
-        new.runes_spent_count = self.runes_spent_count[:]
-        new.ult_used = self.ult_used[:]
-        new.ult_uses = self.ult_uses[:]
-        new.effects = self.effects[:]
-        new.bag = self.bag[:]
-        new.favoured = self.favoured
-        new.orders = self.orders[:]
-        new.activated = self.activated[:]
-        new.side = self.side
-        new.unit = self.unit
-        new.tasks = self.tasks[:]
-        new.trident = self.trident
-        new.shots_done = self.shots_done
+        for name in SHARED_FIELDS:
+            setattr(new, name, getattr(self, name))
+        for name in COPIED_LISTS:
+            setattr(new, name, getattr(self, name)[:])
         new.shot = self.shot.copy() if self.shot else None
-        new.scores = self.scores[:]
-        new.winner = self.winner
-        new.reason = self.reason
-        new.last_outcome = self.last_outcome
-        new.events = self.events[:]
-        new.history = self.history[:]
-        new.legal = self.legal
-        new.origin = self.origin
         return new
 
     def core_to_dict(self) -> dict[str, Any]:
+        """The saved fields (:mod:`akvo.match.schema`) as JSON-ready values."""
         data: dict[str, Any] = {
             "rules": self.rules.to_dict(),
             "teams": [str(t) for t in self.teams],
             "team_names": [t.name for t in self.teams],
         }
-        for name in INT_FIELDS:
+        for name in SAVED_VALUES:
             data[name] = getattr(self, name)
-        for name in LIST_FIELDS:
+        for name in SAVED_LISTS:
             data[name] = list(getattr(self, name))
         data["orders"] = [list(o) if o is not None else None for o in self.orders]
         data["tasks"] = [list(t) for t in self.tasks]
-        data["trident"] = self.trident
         data["shot"] = self.shot.to_dict() if self.shot else None
-        data["reason"] = self.reason
-        data["last_outcome"] = self.last_outcome
-        data["events"] = list(self.events)
-        data["history"] = list(self.history)
-        data["legal"] = list(self.legal)
         data["origin"] = self.origin
-        data["log"] = self.log
         return data
-
-    def core_from_dict(self, data: dict[str, Any]) -> None:
-        for name in INT_FIELDS:
-            setattr(self, name, int(data[name]))
-        for name in LIST_FIELDS:
-            setattr(self, name, [int(v) for v in data[name]])
-        self.orders = [tuple(o) if o is not None else None for o in data["orders"]]
-        self.tasks = [(t[0], t[1]) for t in data["tasks"]]
-        self.trident = bool(data["trident"])
-        self.shot = Shot.from_dict(data["shot"]) if data["shot"] else None
-        self.reason = str(data["reason"])
-        self.last_outcome = str(data["last_outcome"])
-        self.events = list(data["events"])
-        self.history = list(data["history"])
-        self.legal = tuple(data["legal"])
-        self.origin = data.get("origin")
-
-
-def teams_from_dict(data: dict[str, Any]) -> tuple[Team, Team]:
-    names = data.get("team_names", ["", ""])
-    return (
-        parse_team(data["teams"][0], name=names[0]),
-        parse_team(data["teams"][1], name=names[1]),
-    )

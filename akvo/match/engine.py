@@ -1,18 +1,12 @@
 """The engine's one table: for each phase, who decides, what is legal, what a decision does,
 and the bookkeeping steps between resting phases.
 
-=================  ============================  =================================
-phase              legal actions / chance        decision / step
-=================  ============================  =================================
-weather            chance (:mod:`.weather`)      :func:`.flow.weather`
-orders             :func:`.flow.legal_orders`    :func:`.flow.decide_orders`
-activate           :func:`.flow.legal_activation`  :func:`.flow.decide_activation`
-ship order         :func:`.flow.legal_ship_order`  :func:`.flow.decide_ship_order`
-trident            :func:`.flow.legal_trident`   :func:`.flow.decide_trident`
-advance            :func:`.flow.legal_advance`   :func:`.flow.decide_advance`
-pre-shot … rouleau :mod:`.shooting`              :mod:`.shooting`, :mod:`.outcome`
-roll, reroll       chance (:mod:`.chance`)       :func:`.shooting.rolled` / ``rerolled``
-=================  ============================  =================================
+Each decision phase ``X`` has ``legal_x`` (the legal actions) and ``decide_x`` (apply one)
+in its module: :mod:`.flow` for the turn sequence (orders, activate, ship order, trident,
+advance), :mod:`.shooting` for a shot (pre-shot, target, attack rune, defence rune, relance,
+prodige, rouleau, trident again; the outcome is :mod:`.outcome`). Chance phases: the
+weather (:mod:`.weather`, applied by :func:`.flow.weather`), a roll and a reroll
+(:mod:`.chance`, applied by :func:`.shooting.rolled` / ``rerolled``).
 
 :func:`settle` runs internal phases and plays every decision node that has a single legal
 action (such *forced* nodes are not recorded in ``history``, so that a record replays the
@@ -36,33 +30,40 @@ Decide = Callable[[StateCore, str], None]
 Player = Callable[[StateCore], int]
 Step = Callable[[StateCore], None]
 
+#: The decision phases of the turn sequence (:mod:`.flow`); the others are a shot's
+#: (:mod:`.shooting`). Each phase ``X`` has ``legal_x`` and ``decide_x`` in its module.
+TURN_DECISIONS: Final = (
+    Phase.ORDERS,
+    Phase.ACTIVATE,
+    Phase.SHIP_ORDER,
+    Phase.TRIDENT,
+    Phase.ADVANCE,
+)
+#: Who decides, by phase: the side activating, unless the shot's sides decide.
+SHOT_DECIDERS: Final[dict[Phase, Player]] = {
+    Phase.PRE_SHOT: shooting.shooter_side,
+    Phase.TARGET: shooting.shooter_side,
+    Phase.ATTACK_RUNE: shooting.shooter_side,
+    Phase.DEFENCE_RUNE: shooting.defender_side,
+    Phase.RELANCE: shooting.roller_side,
+    Phase.PRODIGE: shooting.prodige_side,
+    Phase.ROULEAU: shooting.shooter_side,
+}
+CHANCE_PHASES: Final = (Phase.WEATHER, Phase.ROLL, Phase.REROLL)
+
+
+def _decision(phase: Phase) -> tuple[Legal, Decide, Player]:
+    module = flow if phase in TURN_DECISIONS else shooting
+    name = phase.name.lower()
+    player = SHOT_DECIDERS.get(phase, shooting.activating_side)
+    return getattr(module, f"legal_{name}"), getattr(module, f"decide_{name}"), player
+
+
 #: phase → (legal actions, decision, deciding side) for decision phases.
 DECISIONS: dict[Phase, tuple[Legal, Decide, Player]] = {
-    Phase.ORDERS: (flow.legal_orders, flow.decide_orders, shooting.activating_side),
-    Phase.ACTIVATE: (flow.legal_activation, flow.decide_activation, shooting.activating_side),
-    Phase.SHIP_ORDER: (flow.legal_ship_order, flow.decide_ship_order, shooting.activating_side),
-    Phase.TRIDENT: (flow.legal_trident, flow.decide_trident, shooting.activating_side),
-    Phase.ADVANCE: (flow.legal_advance, flow.decide_advance, shooting.activating_side),
-    Phase.PRE_SHOT: (shooting.legal_pre_shot, shooting.decide_pre_shot, shooting.shooter_side),
-    Phase.TARGET: (shooting.legal_target, shooting.decide_target, shooting.shooter_side),
-    Phase.ATTACK_RUNE: (
-        shooting.legal_attack_rune,
-        shooting.decide_attack_rune,
-        shooting.shooter_side,
-    ),
-    Phase.DEFENCE_RUNE: (
-        shooting.legal_defence_rune,
-        shooting.decide_defence_rune,
-        shooting.defender_side,
-    ),
-    Phase.RELANCE: (shooting.legal_relance, shooting.decide_relance, shooting.roller_side),
-    Phase.PRODIGE: (shooting.legal_prodige, shooting.decide_prodige, shooting.prodige_side),
-    Phase.ROULEAU: (shooting.legal_rouleau, shooting.decide_rouleau, shooting.shooter_side),
-    Phase.TRIDENT_AGAIN: (
-        shooting.legal_trident_again,
-        shooting.decide_trident_again,
-        shooting.activating_side,
-    ),
+    phase: _decision(phase)
+    for phase in Phase
+    if not phase.is_internal and phase not in CHANCE_PHASES and phase is not Phase.END
 }
 #: internal phase → its bookkeeping step.
 STEPS: dict[Phase, Step] = {
@@ -72,8 +73,6 @@ STEPS: dict[Phase, Step] = {
     Phase.END_TURN: flow.end_turn,
     Phase.AFTER_SHOT: shooting.after_shot,
 }
-CHANCE_PHASES: Final = (Phase.WEATHER, Phase.ROLL, Phase.REROLL)
-
 # Flat lists indexed by phase number for the hot loop.
 _LEGAL: list[Legal | None] = [None] * PHASE_COUNT
 _DECIDE: list[Decide | None] = [None] * PHASE_COUNT

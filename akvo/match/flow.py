@@ -132,7 +132,7 @@ def decide_orders(s: StateCore, action: str) -> None:
 
 
 # --- activation (R9, R22, R24) -------------------------------------------------------------
-def legal_activation(s: StateCore) -> tuple[str, ...]:
+def legal_activate(s: StateCore) -> tuple[str, ...]:
     """Units not yet activated, free turn-long Ultimes, and the rune U (R22); memoised per
     roster on what they depend on."""
     side = s.side
@@ -159,7 +159,7 @@ def _activation_choices(done: int, used: int, rune_u: bool, roster: Roster) -> t
     return tuple(actions)
 
 
-def decide_activation(s: StateCore, action: str) -> None:
+def decide_activate(s: StateCore, action: str) -> None:
     side = s.side
     unit = _UNIT_OF_ACTIVATION.get(action, -1)
     if unit < 0:
@@ -279,7 +279,7 @@ def decide_advance(s: StateCore, action: str) -> None:
     if s.log:
         who = log.unit(side, unit)
         if letter:
-            who += f" joue la rune {letter} (Mouvement) et"
+            who += f" {log.rune_played(letter, MOUVEMENT)} et"
         after = before + moved * FORWARD[side]
         if moved == cells:
             add_event(s, f"{who} avance de {log.cells(moved)} (ligne {after}).")

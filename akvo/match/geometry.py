@@ -34,10 +34,6 @@ B_BEACH_ROW: Final = 9
 B_HALF_FIRST_ROW: Final = 5
 
 
-def row_of(rows: list[int], side: int, unit: int) -> int:
-    return rows[side * UNITS + unit]
-
-
 # --- distances (R4–R6) -----------------------------------------------------------------------
 def mage_distance(row: int, lane: int, other_row: int, other_lane: int) -> int:
     """R4: orthogonal steps between two mages (a neighbouring lane adds 1)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from akvo.match.board import CHAR_LABELS, SHIP, SIDE_NAMES, ULTIME_LABELS, UNIT_OF_CHAR
+from akvo.match.roster import CATEGORY_LABELS
 from akvo.rules import TIER_NUMERALS
 
 ULTIME_NAMES = ULTIME_LABELS
@@ -17,6 +18,11 @@ def unit(side: int, unit_index: int) -> str:
         return f"le navire de {SIDE_NAMES[side]}"
     char = UNIT_OF_CHAR.index(unit_index)
     return mage(side, char)
+
+
+def rune_played(letter: str, category: int) -> str:
+    """« joue la rune V (Mouvement) »."""
+    return f"joue la rune {letter} ({CATEGORY_LABELS[category]})"
 
 
 def cells(count: int) -> str:

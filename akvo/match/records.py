@@ -21,12 +21,26 @@ from akvo.config import RulesConfig
 from akvo.errors import AkvoError, RecordError, excerpt
 from akvo.match import engine
 from akvo.match.actions import ORDER_ACTIONS
-from akvo.match.board import CHARS, LAST_ROW, UNITS
-from akvo.match.core import CHANCE, SHOT_FIELDS, TERMINAL, Roll, Shot, StateCore
+from akvo.match.board import CHARS, UNITS
+from akvo.match.core import Roll, Shot, StateCore
 from akvo.match.phases import RESTING, Phase
-from akvo.resolution import DEFAULT_DICE, MAX_RANGE, TRIDENT_SHOTS
-from akvo.rules import MAX_RESILIENCE, TIE_BREAK_TURNS, TURNS
-from akvo.shots import CHEST_OUTCOMES, MAGE_OUTCOMES
+from akvo.match.schema import (
+    CHANCE,
+    OUTCOMES,
+    ROLL_BOOLS,
+    ROLL_INTS,
+    SHOT_BOOLS,
+    SHOT_FIELDS,
+    SHOT_INTS,
+    SHOT_LETTERS,
+    STATE_INT_LISTS,
+    STATE_INTS,
+    STATE_TEXT_LISTS,
+    STATE_TEXTS,
+    TERMINAL,
+    unit_slot,
+)
+from akvo.resolution import DEFAULT_DICE
 from akvo.teams import Team, parse_team
 
 if TYPE_CHECKING:
@@ -35,10 +49,7 @@ if TYPE_CHECKING:
 S = TypeVar("S", bound="MatchState")
 MAX_JSON_CHARS = 20_000_000
 MAX_ACTIONS = 100_000
-ALL_LETTERS = (1 << 26) - 1
 _ORDERS = {tuple(o) for o in ORDER_ACTIONS.values()}
-_OUTCOMES = {"", *MAGE_OUTCOMES, *CHEST_OUTCOMES}
-_REASONS = {"", "score", "half", "draw"}
 
 
 def parse_json(text: object) -> Any:
@@ -141,21 +152,41 @@ def rules_and_teams(data: dict[str, Any], what: str) -> tuple[RulesConfig, Team,
 
 
 # --- states ----------------------------------------------------------------------------------
+def _ints_by_schema(
+    data: dict[str, Any], where: str, schema: dict[str, tuple[int, int]]
+) -> dict[str, int]:
+    """Every int field of ``schema`` (name → (lowest, highest)) read from ``data``."""
+    prefix = "" if where == "state" else f"{where}."
+    return {
+        name: _int(_field(data, name, where), prefix + name, low, high)
+        for name, (low, high) in schema.items()
+    }
+
+
+def _bools_by_schema(data: dict[str, Any], where: str, names: tuple[str, ...]) -> dict[str, bool]:
+    prefix = "" if where == "state" else f"{where}."
+    return {name: _bool(_field(data, name, where), prefix + name) for name in names}
+
+
+def _dice(value: Any, name: str, fewest: int) -> list[int]:
+    if not isinstance(value, list) or not fewest <= len(value) <= DEFAULT_DICE:
+        raise RecordError(f"{name} must be a list of {fewest}–{DEFAULT_DICE} faces")
+    return [_int(v, f"{name}[{i}]", 1, 6) for i, v in enumerate(value)]
+
+
 def _roll(value: Any, name: str) -> Roll | None:
     if value is None:
         return None
     data = _dict(value, name)
-    dice = data.get("dice")
-    if not isinstance(dice, list) or not 1 <= len(dice) <= DEFAULT_DICE:
-        raise RecordError(f"{name}.dice must be a list of 1–{DEFAULT_DICE} faces")
-    faces = [_int(v, f"{name}.dice[{i}]", 1, 6) for i, v in enumerate(dice)]
+    ints = _ints_by_schema(data, name, ROLL_INTS)
+    flags = _bools_by_schema(data, name, ROLL_BOOLS)
     return Roll(
-        faces,
-        _int(_field(data, "total", name), f"{name}.total", 1, 60),
-        _int(_field(data, "threshold", name), f"{name}.threshold", 1, 30),
-        _bool(_field(data, "success", name), f"{name}.success"),
-        _bool(_field(data, "critical", name), f"{name}.critical"),
-        _bool(_field(data, "prodige", name), f"{name}.prodige"),
+        _dice(data.get("dice"), f"{name}.dice", 1),
+        ints["total"],
+        ints["threshold"],
+        flags["success"],
+        flags["critical"],
+        flags["prodige"],
     )
 
 
@@ -166,6 +197,15 @@ def _letter_or_empty(value: Any, name: str) -> str:
     return text
 
 
+def _pending(value: Any) -> list[tuple[int, int]]:
+    if not isinstance(value, list) or len(value) > 2:
+        raise RecordError("shot.pending must be a list of at most two [side, character]")
+    pairs = [_ints(p, f"shot.pending[{i}]", 2, 0, CHARS - 1) for i, p in enumerate(value)]
+    if any(side > 1 for side, _ in pairs):
+        raise RecordError("shot.pending: a side is 0 or 1")
+    return [(side, char) for side, char in pairs]
+
+
 def _shot(value: Any) -> Shot | None:
     if value is None:
         return None
@@ -173,97 +213,70 @@ def _shot(value: Any) -> Shot | None:
     unknown = set(data) - set(SHOT_FIELDS)
     if unknown:
         raise RecordError(f"shot: unknown field {excerpt(sorted(unknown)[0])}")
-    shot = Shot(_int(_field(data, "side", "shot"), "shot.side", 0, 1), 0)
-    shot.shooter = _int(_field(data, "shooter", "shot"), "shot.shooter", 0, CHARS - 1)
-    shot.target = _int(_field(data, "target", "shot"), "shot.target", -1, CHARS)
-    shot.distance = _int(_field(data, "distance", "shot"), "shot.distance", 0, MAX_RANGE)
-    shot.souffle = _bool(_field(data, "souffle", "shot"), "shot.souffle")
-    shot.defender = _int(_field(data, "defender", "shot"), "shot.defender", -1, CHARS - 1)
-    shot.idist = _int(_field(data, "idist", "shot"), "shot.idist", 0, LAST_ROW)
-    shot.att_rune = _letter_or_empty(_field(data, "att_rune", "shot"), "shot.att_rune")
-    shot.def_rune = _letter_or_empty(_field(data, "def_rune", "shot"), "shot.def_rune")
-    shot.att_cat = _int(_field(data, "att_cat", "shot"), "shot.att_cat", -1, 5)
-    shot.def_cat = _int(_field(data, "def_cat", "shot"), "shot.def_cat", -1, 5)
-    shot.stage = _int(_field(data, "stage", "shot"), "shot.stage", 0, 1)
-    dice = _field(data, "dice", "shot")
-    if not isinstance(dice, list) or len(dice) > DEFAULT_DICE:
-        raise RecordError(f"shot.dice must be a list of at most {DEFAULT_DICE} faces")
-    shot.dice = [_int(v, f"shot.dice[{i}]", 1, 6) for i, v in enumerate(dice)]
-    shot.relanced = _int(_field(data, "relanced", "shot"), "shot.relanced", -1, len(shot.dice))
+    shot = Shot(0, 0)
+    for name, number in _ints_by_schema(data, "shot", SHOT_INTS).items():
+        setattr(shot, name, number)
+    for name, flag in _bools_by_schema(data, "shot", SHOT_BOOLS).items():
+        setattr(shot, name, flag)
+    for name in SHOT_LETTERS:
+        setattr(shot, name, _letter_or_empty(_field(data, name, "shot"), f"shot.{name}"))
+    shot.dice = _dice(_field(data, "dice", "shot"), "shot.dice", 0)
+    if shot.relanced > len(shot.dice):
+        raise RecordError(f"shot.relanced = {shot.relanced} is not one of the dice rolled")
     shot.attack = _roll(_field(data, "attack", "shot"), "shot.attack")
     shot.defence = _roll(_field(data, "defence", "shot"), "shot.defence")
-    shot.outcome = _str(_field(data, "outcome", "shot"), "shot.outcome", _OUTCOMES)
-    pending = _field(data, "pending", "shot")
-    if not isinstance(pending, list) or len(pending) > 2:
-        raise RecordError("shot.pending must be a list of at most two [side, character]")
-    shot.pending = [
-        (
-            _ints(p, f"shot.pending[{i}]", 2, 0, CHARS - 1)[0],
-            _ints(p, f"shot.pending[{i}]", 2, 0, CHARS - 1)[1],
-        )
-        for i, p in enumerate(pending)
-    ]
-    if any(side > 1 for side, _ in shot.pending):
-        raise RecordError("shot.pending: a side is 0 or 1")
-    shot.rouleau = _bool(_field(data, "rouleau", "shot"), "shot.rouleau")
+    shot.outcome = _str(_field(data, "outcome", "shot"), "shot.outcome", set(OUTCOMES))
+    shot.pending = _pending(_field(data, "pending", "shot"))
     return shot
 
 
-def _fill(state: StateCore, data: dict[str, Any]) -> None:
-    """Copy every field from ``data`` into ``state``, each checked for type and range."""
-    what = "state"
-    state.turn = _int(_field(data, "turn", what), "turn", TURNS[0], TIE_BREAK_TURNS[-1])
-    phase = _int(_field(data, "phase", what), "phase", 0, max(Phase))
-    if phase not in RESTING:
-        raise RecordError(f"phase = {phase} is not a phase a match can rest in")
-    state.phase = phase
-    state.player = _int(_field(data, "player", what), "player", TERMINAL, 1)
-    state.favoured = _int(_field(data, "favoured", what), "favoured", -1, 1)
-    state.side = _int(_field(data, "side", what), "side", -1, 1)
-    state.unit = _int(_field(data, "unit", what), "unit", -1, UNITS - 1)
-    state.shots_done = _int(_field(data, "shots_done", what), "shots_done", 0, TRIDENT_SHOTS)
-    state.winner = _int(_field(data, "winner", what), "winner", -1, 2)
-    state.rows = _ints(_field(data, "rows", what), "rows", 2 * UNITS, 1, LAST_ROW)
-    for unit in range(UNITS):
-        if state.rows[unit] >= state.rows[UNITS + unit]:
-            raise RecordError(f"rows: in lane of unit {unit} A's unit must stand below B's")
-    state.res = _ints(_field(data, "res", what), "res", 2 * CHARS, 0, MAX_RESILIENCE)
-    state.spent = _ints(_field(data, "spent", what), "spent", 2, 0, ALL_LETTERS)
-    state.ult_used = _ints(_field(data, "ult_used", what), "ult_used", 2, 0, (1 << CHARS) - 1)
-    state.ult_uses = _ints(_field(data, "ult_uses", what), "ult_uses", 2 * CHARS, 0, 27)
-    state.effects = _ints(_field(data, "effects", what), "effects", 2, 0, 7)
-    state.bag = _ints(_field(data, "bag", what), "bag", 2, 0, 4)
-    state.activated = _ints(_field(data, "activated", what), "activated", 2, 0, (1 << UNITS) - 1)
-    state.scores = _ints(_field(data, "scores", what), "scores", 2, 0, 999)
-    state.runes_spent_count = _ints(
-        _field(data, "runes_spent_count", what), "runes_spent_count", 2, 0, 9999
-    )
-    orders = _field(data, "orders", what)
-    if not isinstance(orders, list) or len(orders) != 2:
-        raise RecordError(f"orders must be a list of two entries, got {excerpt(orders)}")
-    state.orders = []
-    for i, order in enumerate(orders):
+def _orders(value: Any) -> list[tuple[int, ...] | None]:
+    if not isinstance(value, list) or len(value) != 2:
+        raise RecordError(f"orders must be a list of two entries, got {excerpt(value)}")
+    orders: list[tuple[int, ...] | None] = []
+    for i, order in enumerate(value):
         if order is None:
-            state.orders.append(None)
+            orders.append(None)
             continue
         values = tuple(_ints(order, f"orders[{i}]", UNITS, 0, 3))
         if values not in _ORDERS:
             raise RecordError(f"orders[{i}] = {excerpt(order)} is not a set of orders")
-        state.orders.append(values)
-    tasks = _field(data, "tasks", what)
-    if not isinstance(tasks, list) or len(tasks) > 2:
-        raise RecordError(f"tasks must be a list of at most two tasks, got {excerpt(tasks)}")
-    state.tasks = [tuple(_ints(t, f"tasks[{i}]", 2, 0, CHARS - 1)) for i, t in enumerate(tasks)]  # type: ignore[misc]
+        orders.append(values)
+    return orders
+
+
+def _tasks(value: Any) -> list[tuple[int, int]]:
+    if not isinstance(value, list) or len(value) > 2:
+        raise RecordError(f"tasks must be a list of at most two tasks, got {excerpt(value)}")
+    pairs = [_ints(t, f"tasks[{i}]", 2, 0, CHARS - 1) for i, t in enumerate(value)]
+    return [(kind, arg) for kind, arg in pairs]
+
+
+def _fill(state: StateCore, data: dict[str, Any]) -> None:
+    """Copy every field of the schema from ``data`` into ``state``, each checked for its
+    type and range."""
+    what = "state"
+    for name, number in _ints_by_schema(data, what, STATE_INTS).items():
+        setattr(state, name, number)
+    if state.phase not in RESTING:
+        raise RecordError(f"phase = {state.phase} is not a phase a match can rest in")
+    for name, (length, low, high) in STATE_INT_LISTS.items():
+        setattr(state, name, _ints(_field(data, name, what), name, length, low, high))
+    for unit in range(UNITS):
+        if state.rows[unit_slot(0, unit)] >= state.rows[unit_slot(1, unit)]:
+            raise RecordError(f"rows: in lane of unit {unit} A's unit must stand below B's")
+    for name, allowed in STATE_TEXTS.items():
+        setattr(state, name, _str(_field(data, name, what), name, set(allowed)))
+    for name, most in STATE_TEXT_LISTS.items():
+        texts = _strings(_field(data, name, what), name, most)
+        setattr(state, name, tuple(texts) if name == "legal" else texts)  # legal: a tuple
     state.trident = _bool(_field(data, "trident", what), "trident")
+    state.log = _bool(data.get("log", True), "log")
+    state.orders = _orders(_field(data, "orders", what))
+    state.tasks = _tasks(_field(data, "tasks", what))
     state.shot = _shot(_field(data, "shot", what))
-    state.reason = _str(_field(data, "reason", what), "reason", _REASONS)
-    state.last_outcome = _str(_field(data, "last_outcome", what), "last_outcome", _OUTCOMES)
-    state.events = _strings(_field(data, "events", what), "events")
-    state.history = _strings(_field(data, "history", what), "history")
-    state.legal = tuple(_strings(_field(data, "legal", what), "legal", 200))
     origin = data.get("origin")
     state.origin = None if origin is None else _dict(origin, "origin")
-    state.log = _bool(data.get("log", True), "log")
 
 
 def _check_invariants(state: MatchState) -> None:

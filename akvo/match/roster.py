@@ -1,7 +1,9 @@
 """Which runes each character may play (R19–R21), precomputed once per team and grimoire.
 
-Rune categories are small ints here (bit positions in a category mask); letters map to
-holders 0–5 (characters) or 6 (the team's bonus runes).
+The engine's form of a rune category is a small int: the category's position in
+:class:`akvo.rules.RuneCategory` (:data:`CATEGORY_OF`), so that a set of categories is a bit
+mask; the shots' form is its name (:data:`akvo.shots.ROLL_RUNES`). Letters map to holders
+0–5 (characters) or 6 (the team's bonus runes).
 """
 
 from __future__ import annotations
@@ -14,9 +16,13 @@ from akvo.config import RulesConfig
 from akvo.rules import CHARACTERS, RuneCategory
 from akvo.teams import Team
 
-# Categories as bit positions, in akvo.rules.RuneCategory's order.
-ATTAQUE, DEFENSE, CONFUSION, RELANCE, MOUVEMENT, ULTIME = range(len(RuneCategory))
 CATEGORY_OF: Final = {category: index for index, category in enumerate(RuneCategory)}
+ATTAQUE: Final = CATEGORY_OF[RuneCategory.ATTAQUE]
+DEFENSE: Final = CATEGORY_OF[RuneCategory.DEFENSE]
+CONFUSION: Final = CATEGORY_OF[RuneCategory.CONFUSION]
+RELANCE: Final = CATEGORY_OF[RuneCategory.RELANCE]
+MOUVEMENT: Final = CATEGORY_OF[RuneCategory.MOUVEMENT]
+ULTIME: Final = CATEGORY_OF[RuneCategory.ULTIME]
 CATEGORY_LABELS: Final = tuple(category.label for category in RuneCategory)
 BONUS: Final = 6
 MEMO_LIMIT: Final = 100_000
@@ -24,6 +30,7 @@ RUNE_U: Final = "U"
 
 
 def letter_bit(letter: str) -> int:
+    """A rune letter's bit in a ``spent`` mask (A = bit 0)."""
     return 1 << (ord(letter) - 65)
 
 

@@ -13,27 +13,21 @@ from akvo.config import DEFAULT_RULES, RulesConfig
 from akvo.errors import IllegalAction, excerpt
 from akvo.match.board import (
     CHAR_OF_NAME,
-    CHARS,
-    FIRST_ROW,
-    LAST_ROW,
     SIDE_NAMES,
     SIDE_OF_NAME,
     UNIT_OF_CHAR,
     UNIT_OF_NAME,
     UNITS,
 )
-from akvo.match.core import STATE_FIELDS
 from akvo.match.engine import settle
 from akvo.match.names import team_of
 from akvo.match.phases import START_TURN
 from akvo.match.roster import letter_bit
+from akvo.match.schema import STATE_FIELDS, STATE_INT_LISTS, STATE_INTS, mage_slot, unit_slot
 from akvo.match.state import MatchState
 from akvo.match.weather import bag_problem
-from akvo.rules import MAX_RESILIENCE, TIE_BREAK_TURNS, TURNS
+from akvo.rules import LETTERS, TIE_BREAK_TURNS, TURNS
 from akvo.teams import Team
-
-MAX_COUNT = 999
-
 
 SETUP_KEYS = ("turn", "rows", "resilience", "spent", "ultimes_used", "scores", "bag")
 
@@ -80,16 +74,26 @@ def _per_side(setup: dict[str, Any], key: str, kind: type) -> list[tuple[int, An
 
 
 def _pair(setup: dict[str, Any], key: str) -> list[int] | None:
-    """``scores`` / ``bag``: two counts, never negative."""
+    """``scores`` / ``bag``: two counts (A, B) within the schema's range."""
     if key not in setup:
         return None
     value = setup[key]
+    _length, low, high = STATE_INT_LISTS[key]
     if not isinstance(value, list | tuple) or len(value) != 2:
-        raise IllegalAction(f"{key} must be two counts ≥ 0 (A, B), got {excerpt(value)}")
+        raise IllegalAction(f"{key} must be two counts {low}–{high} (A, B), got {excerpt(value)}")
     values = [_int(v, f"{key} must be two counts (A, B): {key}[{i}]") for i, v in enumerate(value)]
-    if min(values) < 0 or max(values) > MAX_COUNT:
-        raise IllegalAction(f"{key} must be two counts 0–{MAX_COUNT} (A, B), got {values}")
+    if min(values) < low or max(values) > high:
+        raise IllegalAction(f"{key} must be two counts {low}–{high} (A, B), got {values}")
     return values
+
+
+def _range_check(value: object, what: str, field: str) -> int:
+    """An int within the range the schema gives the state's ``field``."""
+    number = _int(value, what)
+    _length, low, high = STATE_INT_LISTS[field]
+    if not low <= number <= high:
+        raise IllegalAction(f"{what} = {number} is outside {low}–{high}")
+    return number
 
 
 def apply_setup(state: MatchState, setup: dict[str, Any]) -> None:
@@ -104,27 +108,24 @@ def apply_setup(state: MatchState, setup: dict[str, Any]) -> None:
         )
     work = state.copy()
     turn = _int(setup.get("turn", 1), "turn")
-    if turn not in TURNS + TIE_BREAK_TURNS:
-        raise IllegalAction(f"turn {turn} is outside 1–10")
+    first, last = STATE_INTS["turn"]
+    if not first <= turn <= last:
+        raise IllegalAction(f"turn {turn} is outside {first}–{last}")
     work.turn = turn
     for side, units in _per_side(setup, "rows", dict):
         for name, row in units.items():
-            row = _int(row, f"row of {SIDE_NAMES[side]} {excerpt(name)}")
-            if not FIRST_ROW <= row <= LAST_ROW:
-                raise IllegalAction(f"row {row} of {SIDE_NAMES[side]} {name} is outside 1–8")
-            work.rows[side * UNITS + _unit(name)] = row
+            who = f"row of {SIDE_NAMES[side]} {excerpt(name)}"
+            work.rows[unit_slot(side, _unit(name))] = _range_check(row, who, "rows")
     for unit in range(UNITS):
-        if work.rows[unit] >= work.rows[UNITS + unit]:
+        if work.rows[unit_slot(0, unit)] >= work.rows[unit_slot(1, unit)]:
             raise IllegalAction("in every lane A's unit must stand below B's (R11)")
     for side, chars in _per_side(setup, "resilience", dict):
         for name, value in chars.items():
-            value = _int(value, f"Résilience of {SIDE_NAMES[side]} {excerpt(name)}")
-            if not 0 <= value <= MAX_RESILIENCE:
-                raise IllegalAction(f"Résilience {value} is outside 0–{MAX_RESILIENCE}")
-            work.res[side * CHARS + _char(name)] = value
+            who = f"Résilience of {SIDE_NAMES[side]} {excerpt(name)}"
+            work.res[mage_slot(side, _char(name))] = _range_check(value, who, "res")
     for side, letters in _per_side(setup, "spent", str):
         for letter in letters.upper():
-            if not "A" <= letter <= "Z":
+            if letter not in LETTERS:
                 raise IllegalAction(f"spent rune {excerpt(letter)} is not a letter A–Z")
             work.spent[side] |= letter_bit(letter)
     for side, names in _per_side(setup, "ultimes_used", list):
@@ -135,8 +136,8 @@ def apply_setup(state: MatchState, setup: dict[str, Any]) -> None:
         work.scores = scores
     bag = _pair(setup, "bag")
     if bag is not None:
-        last = TURNS[-1] if turn in TURNS else TIE_BREAK_TURNS[-1]
-        problem = bag_problem(work.rules, bag, last - turn + 1)
+        end = TURNS[-1] if turn in TURNS else TIE_BREAK_TURNS[-1]
+        problem = bag_problem(work.rules, bag, end - turn + 1)
         if problem:
             raise IllegalAction(problem)
         work.bag = bag

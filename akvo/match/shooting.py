@@ -54,7 +54,15 @@ from akvo.match.phases import (
     TARGET,
     TRIDENT_AGAIN,
 )
-from akvo.match.roster import ATTAQUE, BONUS, CATEGORY_LABELS, CONFUSION, DEFENSE, MOUVEMENT, RUNE_U
+from akvo.match.roster import (
+    ATTAQUE,
+    BONUS,
+    CONFUSION,
+    DEFENSE,
+    MOUVEMENT,
+    RUNE_U,
+    letter_bit,
+)
 from akvo.match.roster import RELANCE as RELANCE_CAT
 from akvo.match.ultimes import (
     declare_rouleau,
@@ -76,14 +84,14 @@ from akvo.resolution import (
     is_prodige,
     is_success,
 )
-from akvo.rules import TIE_BREAK_TURNS, tier_for_turn
+from akvo.rules import LETTERS, TIE_BREAK_TURNS, tier_for_turn
 
 TIER_OF_TURN: Final = (0, *(tier_for_turn(t) for t in range(1, TIE_BREAK_TURNS[-1] + 1)))
 
 _SHOOT: Final = (*tuple(f"shoot {name}" for name in CHAR_NAMES), "shoot chest")
 _SHOOT_SOUFFLE: Final = tuple(f"{action} souffle" for action in _SHOOT)
-_U_BIT: Final = 1 << (ord(RUNE_U) - 65)
-_ALL_LETTERS: Final = tuple((chr(65 + i), 1 << i) for i in range(26))
+_U_BIT: Final = letter_bit(RUNE_U)
+_ALL_LETTERS: Final = tuple((letter, letter_bit(letter)) for letter in LETTERS)
 _MOUVEMENT_MASK: Final = 1 << MOUVEMENT
 _ATTACK_MASK: Final = 1 << ATTAQUE | 1 << RELANCE_CAT
 _DEFENCE_MASK: Final = 1 << DEFENSE | 1 << RELANCE_CAT
@@ -154,10 +162,8 @@ def decide_pre_shot(s: StateCore, action: str) -> None:
         moved = advance(s.rows, side, UNIT_OF_CHAR[shot.shooter], 1)
         if s.log:
             how = "avance de 1 case" if moved else "ne peut pas avancer"
-            add_event(
-                s,
-                f"{log.mage(side, shot.shooter)} joue la rune {rune.letter} (Mouvement) et {how}.",
-            )
+            played = log.rune_played(rune.letter, MOUVEMENT)
+            add_event(s, f"{log.mage(side, shot.shooter)} {played} et {how}.")
     s.phase = TARGET
 
 
@@ -250,7 +256,7 @@ def _play_rune(s: StateCore, shot: Shot, action: str, attacking: bool) -> None:
         player = shot.shooter if attacking else shot.defender
         add_event(
             s,
-            f"{log.mage(rune_side, player)} joue la rune {letter} ({CATEGORY_LABELS[category]}).",
+            f"{log.mage(rune_side, player)} {log.rune_played(letter, category)}.",
         )
 
 
@@ -402,7 +408,7 @@ def decide_prodige(s: StateCore, action: str) -> None:
     side, char = shot.pending.pop(0)
     rune = PARSED[action]
     assert isinstance(rune, PlayRune)
-    s.spent[side] &= ~(1 << (ord(rune.letter) - 65))
+    s.spent[side] &= ~letter_bit(rune.letter)
     if s.log:
         add_event(s, f"prodige : {log.mage(side, char)} récupère la rune {rune.letter}.")
     s.phase = AFTER_SHOT

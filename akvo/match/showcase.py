@@ -33,7 +33,8 @@ from dataclasses import dataclass
 
 from akvo.config import DEFAULT_RULES, RulesConfig
 from akvo.errors import IllegalAction
-from akvo.match.board import CHAR_NAMES, PEDALAIR, SIDE_NAMES, UNIT_NAMES, UNIT_OF_CHAR
+from akvo.match.actions import PARSED, RUNE_LETTER, ShootAt
+from akvo.match.board import CHAR_NAMES, CHEST, PEDALAIR, SIDE_NAMES, UNIT_NAMES, UNIT_OF_CHAR
 from akvo.match.geometry import chest_distance, in_range
 from akvo.match.phases import Phase
 from akvo.match.scenario import apply_setup
@@ -85,9 +86,9 @@ def highest_score_bound(team: Team | str, rules: RulesConfig = DEFAULT_RULES) ->
     return POINTS_PER_CAPTURE * (turn_one_captures + later)
 
 
-def _with_mouvement(legal: tuple[str, ...], prefix: str, who: str, turn: int) -> str:
+def _with_mouvement(legal: tuple[str, ...], who: str, turn: int) -> str:
     """The first Mouvement rune on offer (the mage's own, then the bonus ones), or raise."""
-    offered = [a for a in legal if a.startswith(prefix)]
+    offered = [a for a in legal if a in RUNE_LETTER]
     if not offered:
         raise IllegalAction(
             f"the highest-score line needs a Mouvement rune for the {who} at turn {turn}; "
@@ -133,7 +134,7 @@ class _Line:
         if side == 1:
             return self._cooperative_b(phase, legal)
         if phase is Phase.ADVANCE:  # turn 1 only: Avancer + Mouvement, 2 cells (R20)
-            return _with_mouvement(legal, "advance +", UNIT_NAMES[state.unit], state.turn)
+            return _with_mouvement(legal, UNIT_NAMES[state.unit], state.turn)
         if phase in (Phase.ATTACK_RUNE, Phase.DEFENCE_RUNE):
             return "no rune"
         if phase is Phase.PRODIGE:
@@ -144,7 +145,7 @@ class _Line:
         if phase is Phase.PRE_SHOT:
             if row >= SHOOTING_ROW:
                 return "no move"
-            return _with_mouvement(legal, "move ", CHAR_NAMES[shot.shooter], state.turn)
+            return _with_mouvement(legal, CHAR_NAMES[shot.shooter], state.turn)
         if phase is Phase.TARGET:
             return "shoot chest" if in_range(chest_distance(0, row)) else "shoot chest souffle"
         raise IllegalAction(f"the highest-score line has no decision for phase {phase.label!r}")
@@ -153,8 +154,9 @@ class _Line:
     def _cooperative_b(phase: Phase, legal: tuple[str, ...]) -> str:
         """B never moves, never plays a rune and shoots (and misses) a mage."""
         if phase is Phase.TARGET:
-            plain = [a for a in legal if a.startswith("shoot") and not a.endswith("souffle")]
-            mages = [a for a in plain if a != "shoot chest"]
+            aims = [(a, PARSED[a]) for a in legal]
+            plain = [a for a, aim in aims if isinstance(aim, ShootAt) and not aim.souffle]
+            mages = [a for a, aim in aims if isinstance(aim, ShootAt) and aim.target != CHEST]
             return (mages or plain or ["hold"])[0]  # the roll misses whatever the target
         if phase is Phase.PRE_SHOT:
             return "no move"

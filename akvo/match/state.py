@@ -56,7 +56,7 @@ from mypy_extensions import mypyc_attr
 from akvo.config import DEFAULT_RULES, RulesConfig
 from akvo.errors import IllegalAction, MatchError, excerpt, require_instance
 from akvo.match import engine, flow, shooting
-from akvo.match.actions import Action, orders_text, parse_action
+from akvo.match.actions import WEATHER_SIDE, Action, orders_text, parse_action
 from akvo.match.board import (
     CHAR_NAMES,
     CHARS,
@@ -97,10 +97,11 @@ from akvo.match.phases import (
     WEATHER,
     Phase,
 )
+from akvo.match.roster import letter_bit
 from akvo.match.ultimes import ultime_free
 from akvo.match.weather import sample_weather, weather_outcomes
 from akvo.resolution import is_prodige
-from akvo.rules import lighthouse_level, tier_for_turn
+from akvo.rules import LETTERS, lighthouse_level, tier_for_turn
 from akvo.teams import Team
 
 __all__ = ["CHANCE", "TERMINAL", "MatchState", "new_match", "replay"]
@@ -244,7 +245,7 @@ class MatchState(StateCore):
 
     def spent_letters(self, side: object) -> str:
         mask = self.spent[side_index(side)]
-        return "".join(chr(65 + i) for i in range(26) if mask >> i & 1)
+        return "".join(letter for letter in LETTERS if mask & letter_bit(letter))
 
     def mages_in_enemy_half(self, side: object) -> int:
         return mages_in_enemy_half(self.rows, side_index(side))
@@ -274,7 +275,7 @@ class MatchState(StateCore):
             if action not in outcomes:
                 raise self.illegal(action, f"the weather outcome is one of {outcomes}")
             self.history.append(action)
-            flow.weather(self, 0 if action[-1] == "A" else 1)
+            flow.weather(self, WEATHER_SIDE[action])
             return
         dice = 1 if phase == REROLL else shooting.roll_dice(self)
         faces = parse_roll(action, dice)
@@ -507,7 +508,7 @@ def _random_chance(state: MatchState, rng: random.Random) -> str:
     elif phase == WEATHER:
         action = sample_weather(state.rules, state.bag, rng)
         state.history.append(action)
-        flow.weather(state, 0 if action[-1] == "A" else 1)
+        flow.weather(state, WEATHER_SIDE[action])
     else:
         action, faces = sample_roll_entry(rng, 1)
         state.history.append(action)

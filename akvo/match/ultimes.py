@@ -22,28 +22,33 @@ from :mod:`akvo.rules`) and its hook in the phase that triggers it.
 
 from __future__ import annotations
 
+from typing import Final
+
 from akvo.config import RulesConfig
 from akvo.match import log
 from akvo.match.board import (
+    BARREUR,
     CHARS,
     KITESURFEUR,
+    LANCEUR,
     PEDALAIR,
     PLONGEUR,
     SIDE_NAMES,
     SURFEUR,
     UNIT_OF_CHAR,
 )
-from akvo.match.core import (
-    EFFECT_EGIDE,
-    EFFECT_OF_CHAR,
-    EFFECT_TOURBILLON,
-    EFFECT_VIGIE,
-    Shot,
-    StateCore,
-)
+from akvo.match.core import Shot, StateCore
 from akvo.match.geometry import advance
 from akvo.match.roster import RUNE_U, letter_bit
+from akvo.match.schema import EFFECT_EGIDE, EFFECT_TOURBILLON, EFFECT_VIGIE
 from akvo.resolution import TRIDENT_SHOTS, souffle_distance
+
+#: The turn-long effect bit of each Ultime declared at activation, by its holder.
+EFFECT_OF_CHAR: Final = {
+    KITESURFEUR: EFFECT_TOURBILLON,
+    BARREUR: EFFECT_EGIDE,
+    LANCEUR: EFFECT_VIGIE,
+}
 
 
 def ultime_free(s: StateCore, side: int, char: int) -> bool:

@@ -4,17 +4,20 @@ observation, the log switch, the record format version and the two newer rules v
 from __future__ import annotations
 
 import random
+import re
+from pathlib import Path
 
 import pytest
 
-from akvo.config import RulesConfig
+from akvo.config import CHOICES, RulesConfig
 from akvo.errors import MatchError
 from akvo.match import MatchState, RandomBot, decisions, new_match, play_match, replay, scenario
 from akvo.match.actions import PARSED, Choice, PlayRune, Roll, ShootAt, parse_action
 from akvo.match.board import CHAR_NAMES, CHARS, CHEST, UNITS
 from akvo.match.phases import LABELS, Phase
 from akvo.match.state import FORMAT_VERSION
-from akvo.rules import Character
+from akvo.rules import Character, RuneCategory
+from akvo.shots import ATTACK_RUNES, DEFENCE_RUNES, ROLL_RUNES
 from tests.match.helpers import bare, play, play_random
 
 
@@ -186,3 +189,47 @@ def test_random_bots_play_the_same_match_fast_or_through_decisions() -> None:
         slow = play_match(seed, bots=bots)
         assert fast.history == slow.history and fast.scores == slow.scores
         assert fast.result == slow.result
+
+
+ROOT = Path(__file__).resolve().parents[2]
+#: A phase compared by its label: ``phase_name() == …``, or a label string beside ``phase``.
+_LABEL_COMPARISON = re.compile(
+    r"phase_name\(\)\s*(==|!=|\bin\b)|\bphase\w*\s*(==|!=)\s*\"("
+    + "|".join(re.escape(p.label) for p in Phase)
+    + r")\""
+)
+
+
+def test_no_code_compares_a_phase_with_its_label() -> None:
+    """Phases are compared with the :class:`Phase` enum; ``phase_name()`` is for people."""
+    found = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for folder in ("akvo", "widgets", "tests", "benchmarks")
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if _LABEL_COMPARISON.search(line) and path.name != Path(__file__).name
+    ]
+    assert found == []
+    assert _LABEL_COMPARISON.search('if state.phase_name() == "target":')  # it has teeth
+
+
+def test_each_vocabulary_is_declared_once() -> None:
+    """The variants' options come from the fields' Literals (default first); the runes a
+    shot names are rune categories, split between the sides by R20."""
+    assert CHOICES == {
+        "weather": ("bag", "coin"),
+        "prodige": ("four", "all"),
+        "grimoire": ("standard", "swapped"),
+        "rune_u": ("restores_ultime", "names_only"),
+        "mouvement_rune": ("is_the_rune", "separate"),
+        "ship_advance_runes": ("one", "per_order"),
+    }
+    assert RulesConfig().to_dict() == {field: options[0] for field, options in CHOICES.items()}
+    assert {RuneCategory(name) for name in ROLL_RUNES} == {
+        RuneCategory.ATTAQUE,
+        RuneCategory.DEFENSE,
+        RuneCategory.CONFUSION,
+        RuneCategory.RELANCE,
+    }
+    assert "defense" not in ATTACK_RUNES and "attaque" not in DEFENCE_RUNES
+    assert set(ATTACK_RUNES) | set(DEFENCE_RUNES) == {None, *ROLL_RUNES}

@@ -191,7 +191,7 @@ def test_rouleau_needs_the_enemy_surfeur_to_move() -> None:
         ({"bag": [-1, 4]}, "two counts"),
         ({"turn": 8, "bag": [0, 0]}, "one per turn left"),
         ({"turn": 5, "bag": [1, 2]}, "one per turn left"),
-        ({"turn": 9, "bag": [5, 3]}, "at most 4"),
+        ({"turn": 9, "bag": [5, 3]}, "two counts 0–4"),
         ({"scores": [1]}, "two counts"),
         ({"scores": ["one", 0]}, "two counts"),
         ({"resilience": {"A": {"surfeur": 4}}}, "outside 0–3"),

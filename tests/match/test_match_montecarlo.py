@@ -18,13 +18,14 @@ from tests.match.helpers import ALL, bare, play
 SAMPLES = 6000
 
 
-def _at_the_attack_roll(actions: list[str], keep: str = "", **setup: object) -> MatchState:
-    """Play ``actions`` from a scenario where A holds only ``keep[0]`` (or nothing), B only
-    ``keep[1]``, and A's Souffle portant is used; the state must reach the attack roll."""
+def _at_the_attack_roll(actions: str, keep: str = "", **setup: object) -> MatchState:
+    """Play ``actions`` (separated by ``;``) from a scenario where A holds only ``keep[0]``
+    (or nothing), B only ``keep[1]``, and A's Souffle portant is used; the state must reach
+    the attack roll."""
     a, b = (keep + "--")[:2]
     spent = {"A": ALL.replace(a, ""), "B": ALL.replace(b, "")}
     state = scenario(spent=spent, ultimes_used={"A": ["pedalair"]}, **setup)  # type: ignore[arg-type]
-    play(state, *actions)
+    play(state, *(action.strip() for action in actions.split(";")))
     assert state.phase == Phase.ROLL
     return state
 
@@ -63,20 +64,22 @@ def _surfeur_duel(
 ) -> MatchState:
     """A's Surfeur (row 4) shoots B's Surfeur (row 6, distance 2), each side holding only
     the rune it plays, at the attack roll."""
+    runes = "".join(f"; rune {r}" for r in (attack_rune, defence_rune) if r)
     return _at_the_attack_roll(
-        [
-            "weather A",
-            "orders AATA AA",
-            "orders AAAA AA",
-            "activate surfeur",
-            "shoot surfeur",
-            *(f"rune {r}" for r in (attack_rune, defence_rune) if r),
-        ],
+        "weather A; orders AATA AA; orders AAAA AA; activate surfeur; shoot surfeur" + runes,
         (attack_rune or "-") + (defence_rune or "-"),
         turn=turn,
         rows={"A": {"surfeur": 4}, "B": {"surfeur": 6}},
         resilience={"B": {"surfeur": resilience}},
     )
+
+
+def _samples_like(
+    state: MatchState, odds: ShotOdds, seed: int, decide: Callable[[MatchState], str] | None = None
+) -> bool:
+    """Whether ``SAMPLES`` resolutions from ``state`` fit the exact ``odds`` (p > 1e-6)."""
+    outcomes = MAGE_OUTCOMES if odds.kind == "mage" else CHEST_OUTCOMES
+    return _fits(_sample(state, outcomes, seed, decide), odds) > 1e-6
 
 
 def _p_value(observed: list[int], exact: list[Fraction]) -> float:
@@ -99,31 +102,21 @@ def test_a_mage_shot_samples_like_its_exact_odds() -> None:
     odds = shot_on_mage(
         2, 2, attack=Side(rune="attaque"), defence=Side(rune="defense", resilience=1)
     )
-    observed = _sample(state, MAGE_OUTCOMES, seed=20261129)
-    assert _fits(observed, odds) > 1e-6
+    assert _samples_like(state, odds, seed=20261129)
 
 
 def test_a_chest_shot_samples_like_its_exact_odds() -> None:
     # Tier IV, chest distance 3, interception distance 2; A plays the bonus Q (Attaque) with
     # Vigie; B's Plongeur holds only P (Attaque), useless to an interceptor.
     state = _at_the_attack_roll(
-        [
-            "weather A",
-            "orders AAAT AA",
-            "orders AAAA AA",
-            "ultime vigie",
-            "activate plongeur",
-            "no trident",
-            "shoot chest",
-            "rune Q",
-        ],
+        "weather A; orders AAAT AA; orders AAAA AA; ultime vigie; activate plongeur; "
+        "no trident; shoot chest; rune Q",
         "QP",
         turn=7,
         rows={"A": {"plongeur": 6}, "B": {"plongeur": 8}},
     )
     odds = shot_on_chest(4, 3, 2, attack=Side(rune="attaque", vigie=True), defence=Side())
-    observed = _sample(state, CHEST_OUTCOMES, seed=7)
-    assert _fits(observed, odds) > 1e-6
+    assert _samples_like(state, odds, seed=7)
 
 
 def test_a_wrong_model_is_detected() -> None:
@@ -139,26 +132,16 @@ def test_a_wrong_model_is_detected() -> None:
 def test_relance_played_by_r15_samples_like_its_exact_odds() -> None:
     # Tier I, distance 2; B's Surfeur defends with the bonus M (Relance), choosing by R15.
     state = _surfeur_duel(1, defence_rune="M")
-    observed = _sample(state, MAGE_OUTCOMES, seed=99, decide=r15_relance)
     odds = shot_on_mage(1, 2, defence=Side(rune="relance"))
-    assert _fits(observed, odds) > 1e-6
+    assert _samples_like(state, odds, seed=99, decide=r15_relance)
 
 
 def test_confusion_tourbillon_and_egide_sample_like_their_exact_odds() -> None:
     # Tier III, distance 2: B declares Tourbillon and Égide before activating; A's
     # Kitesurfeur then shoots B's Kitesurfeur with F (Confusion): 3 dice each way.
     state = _at_the_attack_roll(
-        [
-            "weather B",
-            "orders ATAA AA",
-            "orders AAAA AA",
-            "ultime tourbillon",
-            "ultime egide",
-            "activate pedalair",
-            "activate kitesurfeur",
-            "shoot kitesurfeur",
-            "rune F",
-        ],
+        "weather B; orders ATAA AA; orders AAAA AA; ultime tourbillon; ultime egide; "
+        "activate pedalair; activate kitesurfeur; shoot kitesurfeur; rune F",
         "F",
         turn=5,
         rows={"A": {"kitesurfeur": 4}},
@@ -167,8 +150,7 @@ def test_confusion_tourbillon_and_egide_sample_like_their_exact_odds() -> None:
     odds = shot_on_mage(
         3, 2, attack=Side(rune="confusion"), defence=Side(tourbillon=True, egide=True)
     )
-    observed = _sample(state, MAGE_OUTCOMES, seed=5)
-    assert _fits(observed, odds) > 1e-6
+    assert _samples_like(state, odds, seed=5)
 
 
 def _exact(state: MatchState, decide: Callable[[MatchState], str]) -> dict[str, Fraction]:

@@ -1,0 +1,523 @@
+"""Post-match analysis: the win chance after each decision, and the mistakes it reveals.
+
+For every decision of the analysed side(s) in a match record, :func:`analyse` estimates
+(:class:`akvo.coach.chances.WinChances`) the chance that the side deciding wins after the
+option it chose and after every other option (at the orders: the greedy bot's programme,
+its neighbours and the one chosen), and reads the *loss*: the best option's win chance minus
+the chosen one's, on the same dice (common random numbers). A loss earns a verdict:
+
+====================  ===============================================
+loss (win chance)     verdict
+====================  ===============================================
+≥ 20 points           « gaffe »
+≥ 10 points           « erreur »
+≥ 5 points            « imprécision »
+====================  ===============================================
+
+(:data:`VERDICTS`; one point = 1 % of win chance). The loss is a point estimate: with a
+small rollout budget a loss below ~10 points may be noise (each row keeps its rollouts and
+intervals to tell). Every decision uses the same rollout seeds, so neighbouring decisions
+see the same dice to come and the win-chance curve is smooth; the analysis is reproducible
+from ``seed``, whatever the workers.
+
+It runs in this process (``workers=0``), on a new Dask LocalCluster (the default, one
+worker per core, :func:`akvo.lab.run.dask_client`) or on an existing cluster (``client``
+or ``scheduler``): the decisions are shared out in interleaved chunks, each worker
+replaying the record. Progress: a tqdm bar on stderr and/or ``on_progress(done, total)``
+after each chunk (returning ``False`` stops the analysis: ``Analysis.complete`` is then
+False and the rows are those finished).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import json
+import sys
+from collections.abc import Callable, Generator, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from akvo.coach.chances import WIN, OptionChance, WinChances, candidate_options
+from akvo.coach.errors import CoachError
+from akvo.errors import RecordError, excerpt
+from akvo.lab.stats import Interval, proportion
+from akvo.match.board import SIDE_NAMES
+from akvo.match.state import MatchState, replay
+
+#: Rollouts per option by default (``akvo analyse --rollouts``).
+DEFAULT_ROLLOUTS: Final = 16
+MAX_ROLLOUTS: Final = 10_000
+#: (verdict, least loss of win chance), the gravest first.
+VERDICTS: Final = (("gaffe", 0.20), ("erreur", 0.10), ("imprécision", 0.05))
+VERDICT_NAMES: Final = tuple(name for name, _ in reversed(VERDICTS))
+#: The header of the table :meth:`Analysis.to_text` prints.
+HEADER: Final = ("coup", "camp", "choix", "meilleur", "p_choix", "p_meilleur", "perte", "verdict")
+SUMMARY_HEADER: Final = ("camp", "décisions", "perte_moyenne", *VERDICT_NAMES)
+#: Chunks per worker: enough for an even share and a progress bar that moves.
+CHUNKS_PER_WORKER: Final = 6
+NBSP: Final = "\u00a0"
+
+Progress = Callable[[int, int], bool | None]
+
+
+def verdict(loss: float) -> str | None:
+    """The verdict of a loss of win chance (see :data:`VERDICTS`), or None below 5 points."""
+    for name, least in VERDICTS:
+        if loss >= least - 1e-12:
+            return name
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One analysed decision: the position before action ``coup`` of the record (1-based:
+    the board after ``coup − 1`` recorded actions), what was chosen, what was best.
+
+    ``options`` are every option estimated, each with its rollouts; ``chosen`` and
+    ``best`` are two of them (the same when the choice was the best, ties going to the
+    choice). ``prompt`` is the engine's French description of the decision."""
+
+    coup: int
+    turn: int
+    side: int
+    phase: str
+    prompt: str
+    chosen: OptionChance
+    best: OptionChance
+    options: tuple[OptionChance, ...]
+
+    @property
+    def camp(self) -> str:
+        return SIDE_NAMES[self.side]
+
+    @property
+    def loss(self) -> float:
+        """Win chance lost by the choice: best − chosen (0 when the choice was the best)."""
+        return self.best.p - self.chosen.p
+
+    @property
+    def loss_interval(self) -> Interval:
+        """The loss with a paired 95 % interval (rollout *i* of both options saw the same
+        dice): Student t over the rollouts' win differences."""
+        from akvo.lab.stats import mean_interval
+
+        wins = [
+            float((b == WIN) - (c == WIN))
+            for b, c in zip(self.best.outcomes, self.chosen.outcomes, strict=True)
+        ]
+        return mean_interval(wins)
+
+    @property
+    def verdict(self) -> str | None:
+        return verdict(self.loss)
+
+    def explanation(self) -> str:
+        """What happened here, in French (for the page's list of flagged moves)."""
+        head = f"Coup {self.coup}, tour {self.turn}, camp {self.camp} — {self.prompt}"
+        chosen = f"« {self.chosen.action} » laissait {_percent(self.chosen.p)} de chances de gagner"
+        if self.best.action == self.chosen.action:
+            return f"{head} {chosen} : c'était le meilleur choix estimé."
+        better = (
+            f"« {self.best.action} » en laissait {_percent(self.best.p)} "
+            f"({_points(self.loss)} de plus)"
+        )
+        judged = f" : {self.verdict}." if self.verdict else "."
+        return f"{head} {chosen} ; {better}{judged}"
+
+    def cells(self) -> tuple[str, ...]:
+        """The row of the table (:data:`HEADER`)."""
+        return (
+            str(self.coup),
+            self.camp,
+            self.chosen.action,
+            self.best.action,
+            _chance_cell(self.chosen),
+            _chance_cell(self.best),
+            f"{self.loss:.3f}",
+            self.verdict or "-",
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "coup": self.coup,
+            "turn": self.turn,
+            "camp": self.camp,
+            "phase": self.phase,
+            "prompt": self.prompt,
+            "chosen": _chance_dict(self.chosen),
+            "best": _chance_dict(self.best),
+            "loss": self.loss,
+            "verdict": self.verdict,
+            "explanation": self.explanation(),
+            "options": [_chance_dict(option) for option in self.options],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class CurvePoint:
+    """Side A's estimated win chance after decision ``coup`` (side B's is the losses':
+    ``1 − p_a − draws``), with its 95 % interval."""
+
+    coup: int
+    turn: int
+    side: int  # the side that decided
+    p_a: float
+    low: float
+    high: float
+
+
+@dataclass(frozen=True, slots=True)
+class SideSummary:
+    side: int
+    decisions: int
+    mean_loss: float
+    counts: dict[str, int]  # verdict → decisions
+
+    @property
+    def camp(self) -> str:
+        return SIDE_NAMES[self.side]
+
+    def cells(self) -> tuple[str, ...]:
+        counts = (str(self.counts[name]) for name in VERDICT_NAMES)
+        return (self.camp, str(self.decisions), f"{self.mean_loss:.4f}", *counts)
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The analysis of one match (:func:`analyse`): one :class:`Decision` per analysed
+    decision in match order, and what the page shows of them."""
+
+    decisions: tuple[Decision, ...]
+    sides: tuple[int, ...]
+    rollouts: int
+    seed: int
+    complete: bool
+    teams: tuple[str, str]
+    result: str | None  # "A", "B", "draw", or None for a match not finished
+
+    def curve(self) -> tuple[CurvePoint, ...]:
+        """Side A's win chance after each analysed decision (its own or B's), in order."""
+        points = []
+        for row in self.decisions:
+            chosen = row.chosen
+            a_wins = chosen.wins if row.side == 0 else chosen.losses
+            interval = proportion(a_wins, chosen.rollouts)
+            points.append(
+                CurvePoint(
+                    row.coup,
+                    row.turn,
+                    row.side,
+                    a_wins / chosen.rollouts,
+                    interval.low,
+                    interval.high,
+                )
+            )
+        return tuple(points)
+
+    def worst(self, count: int = 3) -> tuple[Decision, ...]:
+        """The ``count`` decisions that lost the most win chance (a loss above 0), gravest
+        first, earlier first among equals."""
+        lossy = [row for row in self.decisions if row.loss > 0]
+        return tuple(sorted(lossy, key=lambda row: (-row.loss, row.coup))[:count])
+
+    def summary(self) -> tuple[SideSummary, ...]:
+        """Per analysed side: its decisions, mean loss and the count of each verdict."""
+        out = []
+        for side in self.sides:
+            rows = [row for row in self.decisions if row.side == side]
+            counts = {name: sum(row.verdict == name for row in rows) for name in VERDICT_NAMES}
+            mean = sum(row.loss for row in rows) / len(rows) if rows else 0.0
+            out.append(SideSummary(side, len(rows), mean, counts))
+        return tuple(out)
+
+    def to_text(self) -> str:
+        """The table (tab-separated, :data:`HEADER`), then the summary per side."""
+        lines = ["\t".join(HEADER)]
+        lines += ["\t".join(row.cells()) for row in self.decisions]
+        lines += ["", "\t".join(SUMMARY_HEADER)]
+        lines += ["\t".join(side.cells()) for side in self.summary()]
+        if not self.complete:
+            lines.append("# analyse interrompue : les décisions non analysées manquent")
+        return "\n".join(lines) + "\n"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "teams": list(self.teams),
+            "result": self.result,
+            "sides": [SIDE_NAMES[s] for s in self.sides],
+            "rollouts": self.rollouts,
+            "seed": self.seed,
+            "complete": self.complete,
+            "decisions": [row.to_dict() for row in self.decisions],
+            "summary": [
+                {"camp": s.camp, "decisions": s.decisions, "mean_loss": s.mean_loss, **s.counts}
+                for s in self.summary()
+            ],
+            "curve": [
+                {"coup": p.coup, "turn": p.turn, "p_a": p.p_a, "low": p.low, "high": p.high}
+                for p in self.curve()
+            ],
+            "worst": [row.coup for row in self.worst()],
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, indent=1)
+
+
+def _percent(p: float) -> str:
+    return f"{p * 100:.1f}".replace(".", ",") + f"{NBSP}%"
+
+
+def _points(loss: float) -> str:
+    return f"{loss * 100:.1f}".replace(".", ",") + f"{NBSP}points"
+
+
+def _chance_cell(chance: OptionChance) -> str:
+    return f"{chance.p:.3f} [{chance.low:.3f}, {chance.high:.3f}]"
+
+
+def _chance_dict(chance: OptionChance) -> dict[str, Any]:
+    return {
+        "action": chance.action,
+        "p": chance.p,
+        "low": chance.low,
+        "high": chance.high,
+        "rollouts": chance.rollouts,
+        "wins": chance.wins,
+        "draws": chance.draws,
+    }
+
+
+# --- the positions of a record --------------------------------------------------------------
+
+
+def checked_record(record: object) -> tuple[dict[str, Any], MatchState]:
+    """The record, replayed once to check it (the engine's :class:`RecordError` names what
+    is wrong), with the final state."""
+    final = replay(record, log=False)
+    assert isinstance(record, dict)
+    return record, final
+
+
+def decision_nodes(record: dict[str, Any]) -> Iterator[tuple[int, MatchState, str]]:
+    """(index in ``record["actions"]``, the state before it, the action) for every
+    recorded decision (chance outcomes pass by). The state is live: copy it to keep it."""
+    state = replay({**record, "actions": []}, log=False)
+    for index, action in enumerate(record["actions"]):
+        if state.player >= 0:
+            yield index, state, action
+        state.apply_action(action)
+
+
+def _decide(state: MatchState, chosen: str, index: int, rollouts: int, seed: int) -> Decision:
+    options = candidate_options(state)
+    if chosen not in options:
+        options = (*options, chosen)
+    chances = WinChances(state, options, seed=seed)
+    estimates = chances.refine(rollouts)
+    by_action = {chance.action: chance for chance in estimates}
+    choice = by_action[chosen]
+    best = max(estimates, key=lambda c: (c.wins, c.action == chosen))
+    return Decision(
+        coup=index + 1,
+        turn=state.turn,
+        side=state.player,
+        phase=state.phase_name(),
+        prompt=state.prompt(),
+        chosen=choice,
+        best=best,
+        options=estimates,
+    )
+
+
+def analyse_chunk(
+    record: dict[str, Any], indices: Sequence[int], rollouts: int, seed: int
+) -> list[Decision]:
+    """Analyse the decisions at these action indices of a checked record (a worker's task)."""
+    wanted = set(indices)
+    out: list[Decision] = []
+    last = max(wanted, default=-1)
+    for index, state, action in decision_nodes(record):
+        if index in wanted:
+            out.append(_decide(state, action, index, rollouts, seed))
+        if index >= last:
+            break
+    return out
+
+
+# --- the analysis ---------------------------------------------------------------------------
+
+
+def _sides(side: object) -> tuple[int, ...]:
+    if side is None:
+        return (0, 1)
+    if isinstance(side, str) and side.upper() in SIDE_NAMES:
+        return (SIDE_NAMES.index(side.upper()),)
+    if side in (0, 1) and not isinstance(side, bool):
+        return (int(side),)  # type: ignore[call-overload]
+    raise CoachError(f"side must be 'A', 'B' or None (both), got {excerpt(side)}")
+
+
+def _count(name: str, value: object, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise CoachError(f"{name} must be an integer {low}–{high}, got {excerpt(value)}")
+    return value
+
+
+def analyse(
+    record: object,
+    *,
+    side: object = None,
+    rollouts: object = DEFAULT_ROLLOUTS,
+    seed: object = 0,
+    workers: int | None = None,
+    client: Any = None,
+    scheduler: str | None = None,
+    progress: bool | None = None,
+    on_progress: Progress | None = None,
+) -> Analysis:
+    """Analyse the decisions of a match record (:meth:`~akvo.match.MatchState.record`).
+
+    - ``side``: ``"A"``, ``"B"`` or None for both; ``rollouts`` per option; ``seed``: the
+      master seed of the rollouts' dice (same seed, same analysis);
+    - where: ``client`` (a ``distributed.Client``), ``scheduler`` (its address), or a new
+      LocalCluster of ``workers`` processes (default one per core); ``workers=0``: here;
+    - ``progress``: a tqdm bar on stderr (default: when stderr is a terminal);
+      ``on_progress(done, total)`` after each chunk of decisions, ``False`` stops.
+
+    A record that is not a valid match raises the engine's
+    :class:`~akvo.errors.RecordError`; bad options :class:`~akvo.coach.errors.CoachError`.
+    """
+    sides = _sides(side)
+    budget = _count("rollouts", rollouts, 1, MAX_ROLLOUTS)
+    master = _count("seed", seed, -(2**63), 2**63 - 1)
+    if workers is not None:
+        _count("workers", workers, 0, 256)
+    checked, final = checked_record(record)
+    indices = [i for i, state, _ in decision_nodes(checked) if state.player in sides]
+    show = sys.stderr.isatty() if progress is None else progress
+    from akvo.lab.run import dask_client
+
+    if not indices:
+        rows: list[Decision] = []
+        complete = True
+    elif workers == 0 and client is None and scheduler is None:
+        batches = _batches_here(checked, indices, budget, master)
+        with contextlib.closing(batches):
+            rows, complete = _collect(batches, len(indices), show, on_progress)
+    else:
+        with dask_client(workers, client, scheduler) as dask:
+            batches = _batches_dask(dask, checked, indices, budget, master)
+            with contextlib.closing(batches):
+                rows, complete = _collect(batches, len(indices), show, on_progress)
+    rows.sort(key=lambda row: row.coup)
+    teams = tuple(
+        str(name or team) for name, team in zip(_names(checked), final.teams, strict=True)
+    )
+    return Analysis(
+        tuple(rows), sides, budget, master, complete, (teams[0], teams[1]), final.result
+    )
+
+
+def _names(record: dict[str, Any]) -> list[str | None]:
+    names = record.get("team_names")
+    if (
+        isinstance(names, list)
+        and len(names) == 2
+        and all(isinstance(n, str | None) for n in names)
+    ):
+        return [n[:80] if n else None for n in names]
+    return [None, None]
+
+
+def _collect(
+    batches: Iterator[list[Decision]], total: int, show: bool, on_progress: Progress | None
+) -> tuple[list[Decision], bool]:
+    """Gather the analysed decisions as they come, with the bar and the callback; stops
+    (False) on Ctrl+C or when the callback returns False."""
+    bar = None
+    if show:
+        from tqdm import tqdm
+
+        bar = tqdm(total=total, unit="décision", file=sys.stderr, leave=False)
+    rows: list[Decision] = []
+    try:
+        for batch in batches:
+            rows.extend(batch)
+            if bar is not None:
+                bar.update(len(batch))
+            if on_progress is not None and on_progress(len(rows), total) is False:
+                return rows, False
+    except KeyboardInterrupt:
+        return rows, False
+    finally:
+        if bar is not None:
+            bar.close()
+    return rows, True
+
+
+def _batches_here(
+    record: dict[str, Any], indices: list[int], rollouts: int, seed: int
+) -> Generator[list[Decision], None, None]:
+    """The decisions analysed one by one in this process."""
+    wanted = set(indices)
+    for index, state, action in decision_nodes(record):
+        if index in wanted:
+            yield [_decide(state, action, index, rollouts, seed)]
+
+
+def _batches_dask(
+    client: Any, record: dict[str, Any], indices: list[int], rollouts: int, seed: int
+) -> Generator[list[Decision], None, None]:
+    """The decisions analysed on Dask in interleaved chunks (even shares: early decisions
+    roll out longer matches), as the chunks finish; closing it cancels what is pending."""
+    distributed: Any = importlib.import_module("distributed")  # it ships no type information
+    workers = max(1, len(client.scheduler_info().get("workers", {})))
+    count = min(len(indices), workers * CHUNKS_PER_WORKER)
+    chunks = [indices[start::count] for start in range(count)]
+    futures = [
+        client.submit(analyse_chunk, record, chunk, rollouts, seed, pure=False) for chunk in chunks
+    ]
+    try:
+        for future in distributed.as_completed(futures):
+            yield future.result()
+    finally:
+        pending = [future for future in futures if not future.done()]
+        if pending:
+            client.cancel(pending)
+
+
+def load_record(path: str) -> dict[str, Any]:
+    """A match record from a JSON file, checked for size and shape before the engine reads
+    it (:class:`~akvo.errors.RecordError` names what is wrong)."""
+    from pathlib import Path
+
+    from akvo.match.records import MAX_JSON_CHARS, parse_json
+
+    file = Path(path)
+    try:
+        size = file.stat().st_size
+        if size > MAX_JSON_CHARS:
+            raise RecordError(f"{excerpt(path)} is too large for a match record ({size} bytes)")
+        data = file.read_bytes()
+    except OSError as error:
+        raise CoachError(f"cannot read {excerpt(path)}: {error.strerror or error}") from None
+    record = parse_json(data)
+    if not isinstance(record, dict):
+        raise RecordError(f"a match record is a JSON object, got {type(record).__name__}")
+    return record
+
+
+__all__ = [
+    "DEFAULT_ROLLOUTS",
+    "HEADER",
+    "VERDICTS",
+    "Analysis",
+    "CurvePoint",
+    "Decision",
+    "SideSummary",
+    "analyse",
+    "load_record",
+    "verdict",
+]

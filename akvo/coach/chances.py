@@ -1,0 +1,287 @@
+"""The chance of winning the match after each option of a decision, estimated by rollouts.
+
+One scale for every decision: a push chance and « 0,17 point » do not compare, a win chance
+does. :class:`WinChances` estimates, for each option of one decision, the chance that the
+side deciding wins the match if it plays that option, by playing the match on to its end
+with the « normal » bot (:class:`akvo.bots.greedy.GreedyBot`) on both sides::
+
+    chances = WinChances(state, seed=1)      # every option (the orders: see below)
+    first = chances.refine_for(1.5)          # first estimates, within 1.5 s
+    more = chances.refine(32)                # 32 more rollouts per option
+    for option in more:
+        print(option.action, option.p, option.low, option.high, option.rollouts)
+
+What the estimate rests on, and what it assumes:
+
+- **The same dice for every option** (common random numbers): rollout *i* of every option
+  draws its chance from :class:`akvo.match.streams.KeyedChance` seeded by ``(seed, i)``,
+  which gives a roll the same dice wherever the same event happens (same turn, shooter,
+  shot rank and roll). Two options that lead to the same play get the same result, so
+  the *differences* between options are much surer than each interval says.
+- **The rest of the match is the greedy bot's**, on both sides, including the side
+  deciding: « after this option » means « then played as the normal bot would ».
+- **No peeking.** The rollouts read only what the side deciding may know. At the orders,
+  when B programs, A's orders are already in the state but hidden from B: every rollout
+  replaces them by the greedy bot's orders for A, from public information (when A
+  programs, B's orders are not chosen yet, and the rollout's B chooses them likewise).
+  Nothing else is hidden in Akvolition (the dice to come are drawn afresh).
+- **A win is a win**: the estimate is P(the side deciding wins); a draw is not a win
+  (:attr:`OptionChance.draws` counts them).
+- **Intervals**: Wilson score 95 % intervals of that proportion (scipy, through
+  :func:`akvo.lab.stats.proportion`), for each option alone.
+- **The orders' options**: 64 programmes are too many to roll out in a reader's moment, so
+  by default an orders decision is estimated for the greedy bot's programme and its
+  neighbours (one unit's token changed, :func:`akvo.bots.search.neighbours`) — pass
+  ``options`` to add the reader's own programme. Every other decision: every legal action.
+- **Reproducible**: the same state, options, seed and number of rollouts give the same
+  estimates, in any order of :meth:`WinChances.refine` calls.
+
+A :class:`WinChances` works on its own copy of the state (the live match may move on) and
+is meant for one thread at a time: a page refines it in small steps between its events
+(:meth:`WinChances.refine_for`, :meth:`WinChances.stream`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Final
+
+from akvo.bots.greedy import GreedyBot
+from akvo.bots.search import neighbours
+from akvo.coach.errors import CoachError
+from akvo.errors import excerpt
+from akvo.lab.stats import Interval, proportion
+from akvo.match.actions import ORDER_ACTIONS
+from akvo.match.bots import decisions
+from akvo.match.phases import ORDERS
+from akvo.match.state import MatchState
+from akvo.match.streams import KeyedChance, mix
+from akvo.resolution import DEFAULT_DICE
+
+#: Rollouts per option a step of :meth:`WinChances.refine_for` adds (a short step keeps a
+#: page responsive; a whole round of options per step keeps every option on the same count).
+STEP: Final = 2
+#: The most rollouts per option one :class:`WinChances` will play (a bound for hostile asks).
+MAX_ROLLOUTS: Final = 100_000
+_MASK: Final = (1 << 64) - 1
+_BOTS: Final = (GreedyBot(1), GreedyBot(2))  # deterministic: their generators are never drawn
+WIN, DRAW, LOSS = 1, 0, -1
+
+
+@dataclass(frozen=True, slots=True)
+class OptionChance:
+    """The estimated chance that the side deciding wins after one option.
+
+    ``outcomes`` holds each rollout's result for that side, in rollout order (1 win, 0 draw,
+    −1 loss): rollout *i* of two options saw the same dice, so they pair.
+    """
+
+    action: str
+    outcomes: tuple[int, ...]
+
+    @property
+    def rollouts(self) -> int:
+        return len(self.outcomes)
+
+    @property
+    def wins(self) -> int:
+        return self.outcomes.count(WIN)
+
+    @property
+    def draws(self) -> int:
+        return self.outcomes.count(DRAW)
+
+    @property
+    def losses(self) -> int:
+        return self.outcomes.count(LOSS)
+
+    @property
+    def p(self) -> float:
+        """The estimated win chance (wins / rollouts); 0.0 before any rollout."""
+        return self.wins / self.rollouts if self.outcomes else 0.0
+
+    @property
+    def interval(self) -> Interval:
+        """The Wilson 95 % interval of the win chance (the whole [0, 1] before any rollout)."""
+        if not self.outcomes:
+            return Interval(0.0, 0.0, 1.0)
+        return proportion(self.wins, self.rollouts)
+
+    @property
+    def low(self) -> float:
+        return self.interval.low
+
+    @property
+    def high(self) -> float:
+        return self.interval.high
+
+
+class _RememberedChance(KeyedChance):
+    """The same dice as :class:`~akvo.match.streams.KeyedChance` of the same seed, each
+    event's faces hashed once: rollout *i* of every option, and of every decision of an
+    analysis, meets the same events again (the hashing was half of a rollout's time)."""
+
+    __slots__ = ("_faces", "_uniforms")
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self._faces: dict[int, tuple[int, ...]] = {}
+        self._uniforms: dict[int, float] = {}
+
+    def faces(self, key: int, count: int) -> tuple[int, ...]:
+        known = self._faces.get(key)
+        if known is None or len(known) < count:
+            known = self._faces[key] = super().faces(key, max(count, DEFAULT_DICE))
+        return known if len(known) == count else known[:count]
+
+    def uniform(self, key: int) -> float:
+        known = self._uniforms.get(key)
+        if known is None:
+            known = self._uniforms[key] = super().uniform(key)
+        return known
+
+
+@lru_cache(maxsize=512)
+def rollout_chance(seed: int, index: int) -> KeyedChance:
+    """The chance of rollout ``index`` under the master ``seed``: a
+    :class:`~akvo.match.streams.KeyedChance` seeded by :func:`rollout_seed` (remembered,
+    with the faces it has drawn, for the next option or decision)."""
+    return _RememberedChance(rollout_seed(seed, index))
+
+
+def rollout_seed(seed: int, index: int) -> int:
+    """The :class:`~akvo.match.streams.KeyedChance` seed of rollout ``index`` under the
+    master ``seed`` (far from any match's own seed: a rollout never replays the match's
+    dice)."""
+    return mix(mix(seed & _MASK) ^ mix(index + 0xC0AC4))
+
+
+def candidate_options(state: MatchState) -> tuple[str, ...]:
+    """The options :class:`WinChances` estimates by default: every legal action, but at the
+    orders the greedy bot's programme and its neighbours (see the module)."""
+    if state.phase != ORDERS:
+        return tuple(state.legal)
+    base = _BOTS[0].orders(state, state.player)
+    return (base, *neighbours(base))
+
+
+def determinised(state: MatchState) -> MatchState:
+    """A copy of ``state`` without its log, where nothing hidden from the side to play is
+    left: at the orders, the other side's programmed orders become the greedy bot's."""
+    copy = state.copy()
+    copy.log = False
+    side = state.player
+    if state.phase == ORDERS and state.orders[1 - side] is not None:
+        copy.orders[1 - side] = ORDER_ACTIONS[_BOTS[0].orders(state, 1 - side)]
+    return copy
+
+
+def outcome_for(state: MatchState, side: int) -> int:
+    """:data:`WIN`, :data:`DRAW` or :data:`LOSS` of a finished match, for ``side``."""
+    if state.winner == side:
+        return WIN
+    return DRAW if state.winner == 2 else LOSS
+
+
+class WinChances:
+    """Refinable estimates of the win chance after each option of one decision (see the
+    module for what they assume)."""
+
+    def __init__(
+        self, state: object, options: Iterable[str] | None = None, *, seed: object = 0
+    ) -> None:
+        """``state``: a decision node (it is copied, not changed); ``options``: legal actions
+        to estimate (default :func:`candidate_options`); ``seed``: an int, the master seed
+        of the rollouts' dice."""
+        if not isinstance(state, MatchState):
+            raise CoachError(f"WinChances needs a MatchState, got {excerpt(state)}")
+        if state.player < 0:
+            raise CoachError("WinChances needs a decision node, not a chance node or the end")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise CoachError(f"seed must be an integer, got {excerpt(seed)}")
+        chosen = candidate_options(state) if options is None else _options(state, options)
+        self.side: int = state.player
+        self.seed: int = seed
+        self.options: tuple[str, ...] = chosen
+        self._base = determinised(state)
+        self._outcomes: dict[str, list[int]] = {option: [] for option in chosen}
+
+    @property
+    def rollouts(self) -> int:
+        """Rollouts per option so far (every option has the same number)."""
+        return len(self._outcomes[self.options[0]])
+
+    def rollout(self, option: str, index: int) -> int:
+        """Play rollout ``index`` after ``option``; the result for the side deciding."""
+        state = self._base.copy()
+        state.apply_action(option)
+        for _ in decisions(state, rollout_chance(self.seed, index), _BOTS):
+            pass
+        return outcome_for(state, self.side)
+
+    def refine(self, rollouts: object = 8) -> tuple[OptionChance, ...]:
+        """Add ``rollouts`` rollouts to every option; returns the new estimates."""
+        if isinstance(rollouts, bool) or not isinstance(rollouts, int) or rollouts < 0:
+            raise CoachError(f"rollouts must be a number ≥ 0, got {excerpt(rollouts)}")
+        if self.rollouts + rollouts > MAX_ROLLOUTS:
+            raise CoachError(f"at most {MAX_ROLLOUTS} rollouts per option")
+        start = self.rollouts
+        for index in range(start, start + rollouts):
+            for option in self.options:
+                self._outcomes[option].append(self.rollout(option, index))
+        return self.chances()
+
+    def refine_for(self, seconds: float, step: int = STEP) -> tuple[OptionChance, ...]:
+        """Refine in steps of ``step`` rollouts per option until ``seconds`` have passed
+        (at least one step); returns the estimates."""
+        latest = self.chances()
+        for latest in self.stream(step, seconds):  # noqa: B007 - the last estimates
+            pass
+        return latest
+
+    def stream(
+        self, step: int = STEP, seconds: float | None = None
+    ) -> Iterator[tuple[OptionChance, ...]]:
+        """Refine step by step, yielding the estimates after each step: a page shows them as
+        they come. Ends after ``seconds`` (at least one step), or never: stop iterating."""
+        deadline = None if seconds is None else time.perf_counter() + seconds
+        while True:
+            yield self.refine(step)
+            if deadline is not None and time.perf_counter() >= deadline:
+                return
+
+    def chances(self) -> tuple[OptionChance, ...]:
+        """The estimates so far, in the order of :attr:`options`."""
+        return tuple(OptionChance(o, tuple(self._outcomes[o])) for o in self.options)
+
+    def __getitem__(self, action: str) -> OptionChance:
+        if action not in self._outcomes:
+            raise CoachError(f"{excerpt(action)} is not an option estimated here")
+        return OptionChance(action, tuple(self._outcomes[action]))
+
+    def best(self) -> OptionChance:
+        """The option with the highest estimated win chance (the first of equals)."""
+        return max(self.chances(), key=lambda chance: chance.wins)
+
+    def __repr__(self) -> str:
+        return (
+            f"WinChances({len(self.options)} options, {self.rollouts} rollouts, seed={self.seed})"
+        )
+
+
+def _options(state: MatchState, options: Iterable[str]) -> tuple[str, ...]:
+    if isinstance(options, str):
+        raise CoachError("options must be a list of legal actions, not one string")
+    out: list[str] = []
+    for option in itertools.islice(options, 10 * len(state.legal)):
+        if option not in state.legal:
+            raise CoachError(f"{excerpt(option)} is not a legal action here")
+        if option not in out:
+            out.append(option)
+    if not out:
+        raise CoachError("options must name at least one legal action")
+    return tuple(out)

@@ -1,0 +1,165 @@
+"""The tables' store: one SQLite file (WAL), an append-only action log per table.
+
+A table is its setup and the list of actions accepted (:attr:`akvo.online.table.Table.rows`);
+chance comes from the table's seed, so replaying the log through the engine rebuilds the
+table exactly. :meth:`TableStore.append` returns only once the row is committed
+(``synchronous=FULL``: durable through a crash of the process or of the machine), and the
+service acknowledges an action only after it. Triggers refuse any change or deletion of a
+logged action. Finished tables stay, with the engine's match record, for replay and
+analysis.
+
+Everything read back is checked: a row that does not hold what the schema says, or an
+action the engine refuses, makes that table *broken* (a reason in French), never a crash.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY,
+    created REAL NOT NULL,
+    setup TEXT NOT NULL,
+    credentials TEXT NOT NULL,
+    finished REAL,
+    record TEXT
+) STRICT;
+CREATE TABLE IF NOT EXISTS actions (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seq INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (table_id, seq)
+) STRICT, WITHOUT ROWID;
+CREATE TRIGGER IF NOT EXISTS actions_no_update BEFORE UPDATE ON actions
+BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS actions_no_delete BEFORE DELETE ON actions
+BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END;
+CREATE INDEX IF NOT EXISTS open_tables ON tables(finished);
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTable:
+    """One table as stored: its setup and credentials (JSON text, checked by the
+    service) and its action log in order."""
+
+    id: str
+    setup: str
+    credentials: str
+    rows: list[tuple[int, int, str]]
+    finished: bool
+
+
+class TableStore:
+    """The SQLite file of the tables (see the module docstring)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        if str(path) != ":memory:":
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        self._db.close()
+
+    def create(self, table_id: str, setup: dict[str, Any], credentials: dict[str, Any]) -> None:
+        """Store a new table (committed on return)."""
+        with self._transaction():
+            self._db.execute(
+                "INSERT INTO tables (id, created, setup, credentials) VALUES (?, ?, ?, ?)",
+                (table_id, time.time(), _json(setup), _json(credentials)),
+            )
+
+    def append(self, table_id: str, seq: int, seat: int, action: str) -> None:
+        """Log action number ``seq`` (0-based) of a table; committed on return. A second
+        row with the same number is refused (sqlite3.IntegrityError)."""
+        with self._transaction():
+            self._db.execute(
+                "INSERT INTO actions (table_id, seq, seat, action, at) VALUES (?, ?, ?, ?, ?)",
+                (table_id, seq, seat, action, time.time()),
+            )
+
+    def finish(self, table_id: str, record: dict[str, Any]) -> None:
+        """Mark a table finished, keeping the engine's match record for analysis."""
+        with self._transaction():
+            self._db.execute(
+                "UPDATE tables SET finished = ?, record = ? WHERE id = ? AND finished IS NULL",
+                (time.time(), _json(record), table_id),
+            )
+
+    def load(self, table_id: str) -> StoredTable | None:
+        found = self._db.execute(
+            "SELECT id, setup, credentials, finished FROM tables WHERE id = ?", (table_id,)
+        ).fetchone()
+        return None if found is None else self._stored(found)
+
+    def open_tables(self) -> Iterator[StoredTable]:
+        """Every table not finished, oldest first."""
+        cursor = self._db.execute(
+            "SELECT id, setup, credentials, finished FROM tables WHERE finished IS NULL "
+            "ORDER BY created"
+        )
+        for found in cursor.fetchall():
+            yield self._stored(found)
+
+    def finished_ids(self, limit: int = 100) -> list[str]:
+        """The most recently finished tables' ids."""
+        cursor = self._db.execute(
+            "SELECT id FROM tables WHERE finished IS NOT NULL ORDER BY finished DESC LIMIT ?",
+            (limit,),
+        )
+        return [str(row[0]) for row in cursor.fetchall()]
+
+    def record(self, table_id: str) -> str | None:
+        """The stored match record (JSON text) of a finished table."""
+        found = self._db.execute("SELECT record FROM tables WHERE id = ?", (table_id,)).fetchone()
+        return None if found is None or found[0] is None else str(found[0])
+
+    def count_rows(self, table_id: str) -> int:
+        found = self._db.execute(
+            "SELECT COUNT(*) FROM actions WHERE table_id = ?", (table_id,)
+        ).fetchone()
+        return int(found[0])
+
+    def _stored(self, found: tuple[Any, ...]) -> StoredTable:
+        table_id, setup, credentials, finished = found
+        rows = self._db.execute(
+            "SELECT seq, seat, action FROM actions WHERE table_id = ? ORDER BY seq", (table_id,)
+        ).fetchall()
+        return StoredTable(
+            str(table_id), str(setup), str(credentials), list(rows), finished is not None
+        )
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self._db)
+
+
+class _Transaction:
+    """BEGIN IMMEDIATE … COMMIT, or ROLLBACK on error (the connection is in autocommit
+    mode, so nothing is left half-written)."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+
+    def __enter__(self) -> None:
+        self._db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, kind: object, error: object, trace: object) -> None:
+        self._db.execute("COMMIT" if kind is None else "ROLLBACK")
+
+
+def _json(data: dict[str, Any]) -> str:
+    return json.dumps(data, ensure_ascii=False, sort_keys=True)

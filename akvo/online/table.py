@@ -1,0 +1,373 @@
+"""A table: seats of people (or bots) around one match, the engine deciding every move.
+
+A seat *proposes* an action; :meth:`Table.propose` accepts it only if it is that seat's
+decision now (its side, and at 4 or 6 players its characters: :mod:`akvo.online.roles`) and
+the engine finds it legal; anything else is a :class:`~akvo.online.seating.TableRefusal`
+with a French message, and nothing changes. Chance is drawn by the engine's streams keyed
+by the table's seed (:class:`~akvo.match.streams.KeyedChance`), so a table is a pure
+function of its setup and its list of accepted actions (:attr:`Table.rows`): that list is
+what the store keeps, and replaying it rebuilds the table exactly.
+
+What a seat may send, beyond the engine's own action strings (``activate navire``…):
+
+- orders, at 2 players: the engine's ``orders AATT AT-B``. At 4 or 6 players each player
+  sends a *part* for their own units, ``part pedalair=A kitesurfeur=T`` (the ship's token
+  ``navire=AT-B`` too when they hold both central mages), and may send it again until the
+  side is complete. When the ship's two mages have different players, one sends
+  ``propose AT-B`` and the other ``accept AT-B`` (or proposes another token). The side's
+  orders are complete when every part is in and the ship's token agreed; both sides program
+  at once (the engine takes A's orders first, B's are kept until then).
+- the ship's resolution order, when its two mages have different players:
+  ``propose move first`` by one, ``accept move first`` by the other.
+
+Secrets: a seat's view (:func:`akvo.online.views.seat_view`) shows its own side's orders
+and parts only; until both sides are complete and revealed, nothing the other side sees
+depends on them (the engine's observation hides them, and the table's own fields say only
+whether a side has finished programming).
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from dataclasses import dataclass
+from typing import Final
+
+from akvo.match.actions import (
+    LATERAL_TOKENS,
+    ORDER_ACTION_LIST,
+    ORDER_ACTIONS,
+    SHIP_TOKENS,
+    orders_text,
+)
+from akvo.match.board import BARREUR, CHARS_OF_UNIT, LANCEUR, SHIP, SIDE_NAMES, UNIT_NAMES
+from akvo.match.core import CHANCE, TERMINAL
+from akvo.match.phases import ORDERS
+from akvo.match.state import MatchState
+from akvo.match.streams import KeyedChance
+from akvo.match.svg import board_svg
+from akvo.online.roles import action_characters, is_joint
+from akvo.online.seating import Seat, TableSetup, refuse
+
+PART: Final = "part"
+PROPOSE: Final = "propose"
+ACCEPT: Final = "accept"
+#: A seat index for "no seat": the spectator.
+SPECTATOR: Final = -1
+#: The longest action text a seat may send (the longest legal one is about 50 characters).
+ACTION_LIMIT: Final = 120
+#: A side's placeholder orders on the copy a bot of the other side decides from.
+_MASK: Final = ORDER_ACTIONS["orders AAAA AA"]
+
+_LATERAL_UNITS: Final = (0, 1, 3, 4)
+
+
+@dataclass(frozen=True, slots=True)
+class Offer:
+    """A pending proposal of one central player, for the other to accept."""
+
+    seat: int
+    choice: str
+
+
+class Table:
+    """One match and its seats (see the module docstring)."""
+
+    def __init__(self, table_id: str, setup: TableSetup) -> None:
+        self.id = table_id
+        self.setup = setup
+        self.seats: tuple[Seat, ...] = setup.seats()
+        self.state = MatchState(setup.teams[0], setup.teams[1], setup.rules)
+        self.chance = KeyedChance(setup.seed)
+        #: Every accepted action in order: (seat index, action). Bots' rows carry the
+        #: index of their side's first seat.
+        self.rows: list[tuple[int, str]] = []
+        # Orders in progress, per side: each seat's part (unit → token index), the ship's
+        # agreed token, a central player's pending offer, and complete orders the engine
+        # has not taken yet (B's, while A is still programming).
+        self._parts: list[dict[int, dict[int, int]]] = [{}, {}]
+        self._ship: list[int | None] = [None, None]
+        self._ship_offer: list[Offer | None] = [None, None]
+        self._order_offer: Offer | None = None
+        self._ready: list[str | None] = [None, None]
+        self._board: tuple[int, str] | None = None
+        #: The board and the log as JSON, with the position they were encoded at
+        #: (:func:`akvo.online.views.seat_view_json`).
+        self.public_json: tuple[tuple[int, int], str, str] | None = None
+        self._actions: dict[int, tuple[str, ...]] = {}
+        self._actions_at = -1
+        self._settle()
+
+    def board(self) -> str:
+        """The board as SVG (public: no orders on it), built once per position."""
+        key = len(self.state.history)
+        if self._board is None or self._board[0] != key:
+            self._board = (key, board_svg(self.state))
+        return self._board[1]
+
+    # --- who holds what ---------------------------------------------------------------------
+    def seat(self, index: int) -> Seat:
+        return self.seats[index]
+
+    def side_seats(self, side: int) -> tuple[Seat, ...]:
+        return tuple(s for s in self.seats if s.side == side)
+
+    def ship_shared(self, side: int) -> bool:
+        """True when the side's Barreur and Lanceur have different players."""
+        return self.holder(side, BARREUR) != self.holder(side, LANCEUR)
+
+    def holder(self, side: int, character: int) -> int:
+        """The seat index of the player of one character."""
+        for seat in self.side_seats(side):
+            if character in seat.characters:
+                return seat.index
+        raise AssertionError("every character has a player")
+
+    def _part_units(self, seat: Seat) -> tuple[int, ...]:
+        """The units whose order token this seat's part gives (the ship only if it holds
+        both central mages)."""
+        units = [u for u in _LATERAL_UNITS if CHARS_OF_UNIT[u][0] in seat.characters]
+        if BARREUR in seat.characters and LANCEUR in seat.characters:
+            units.append(SHIP)
+        return tuple(sorted(units))
+
+    @property
+    def finished(self) -> bool:
+        return self.state.player == TERMINAL
+
+    # --- orders in progress -----------------------------------------------------------------
+    def orders_complete(self, side: int) -> bool:
+        """Whether ``side`` has finished programming this turn (taken by the engine or
+        waiting for it)."""
+        if self.state.phase != ORDERS:
+            return False
+        return self._ready[side] is not None or self.state.orders[side] is not None
+
+    def own_orders(self, side: int) -> str | None:
+        """The side's complete orders this turn (``AATT AT-B``), if any."""
+        ready = self._ready[side]
+        if ready is not None:
+            return ready.removeprefix("orders ")
+        orders = self.state.orders[side]
+        return None if orders is None else orders_text(orders)  # type: ignore[arg-type]
+
+    def parts(self, side: int) -> dict[int, dict[int, int]]:
+        """Each seat's part of the side's orders in progress (seat → unit → token index)."""
+        return {seat: dict(part) for seat, part in self._parts[side].items()}
+
+    def ship_agreed(self, side: int) -> int | None:
+        return self._ship[side]
+
+    def ship_offer(self, side: int) -> Offer | None:
+        return self._ship_offer[side]
+
+    @property
+    def order_offer(self) -> Offer | None:
+        return self._order_offer
+
+    # --- what a seat may do -----------------------------------------------------------------
+    def actions(self, index: int) -> tuple[str, ...]:
+        """Everything seat ``index`` may send now (empty if it is not its decision);
+        memoised until the next accepted action."""
+        if self._actions_at != len(self.rows):
+            self._actions = {}
+            self._actions_at = len(self.rows)
+        found = self._actions.get(index)
+        if found is None:
+            found = self._actions[index] = self._seat_actions(index)
+        return found
+
+    def _seat_actions(self, index: int) -> tuple[str, ...]:
+        if index == SPECTATOR or self.finished:
+            return ()
+        seat = self.seats[index]
+        if seat.bot:
+            return ()
+        state = self.state
+        if state.phase == ORDERS:
+            return self._order_actions(seat)
+        if state.player != seat.side:
+            return ()
+        if is_joint(state) and self.ship_shared(seat.side):
+            return self._offers(seat, self._order_offer, state.legal)
+        chars = set(seat.characters)
+        return tuple(a for a in state.legal if chars & action_characters(state, a))
+
+    def _order_actions(self, seat: Seat) -> tuple[str, ...]:
+        side = seat.side
+        if self.orders_complete(side):
+            return ()
+        if self.setup.per_side == 1:
+            return ORDER_ACTION_LIST
+        actions = list(_part_actions(self._part_units(seat)))
+        central = {BARREUR, LANCEUR} & set(seat.characters)
+        if central and self.ship_shared(side) and self._ship[side] is None:
+            actions += self._offers(seat, self._ship_offer[side], SHIP_TOKENS)
+        return tuple(actions)
+
+    @staticmethod
+    def _offers(seat: Seat, offer: Offer | None, choices: tuple[str, ...]) -> tuple[str, ...]:
+        """A central player's proposals, and the acceptance of the other's pending offer."""
+        proposals = tuple(f"{PROPOSE} {c}" for c in choices)
+        if offer is not None and offer.seat != seat.index:
+            return (f"{ACCEPT} {offer.choice}", *proposals)
+        return proposals
+
+    def deciding_seats(self) -> tuple[int, ...]:
+        """The human seats that may act now."""
+        return tuple(s.index for s in self.seats if self.actions(s.index))
+
+    # --- acting -----------------------------------------------------------------------------
+    def check(self, index: int, action: object) -> str:
+        """``action`` if seat ``index`` may send it now, else a :class:`TableRefusal`
+        (French) saying why; nothing changes either way."""
+        if not isinstance(action, str) or not 0 < len(action) <= ACTION_LIMIT:
+            raise refuse("action", "Un coup est un texte choisi dans la liste proposée.")
+        if self.finished:
+            raise refuse("finished", "Le match est terminé.")
+        if index == SPECTATOR:
+            raise refuse("spectator", "Un spectateur regarde sans jouer.")
+        allowed = self.actions(index)
+        if action in allowed:
+            return action
+        if not allowed:
+            raise refuse("not_your_turn", "Ce n’est pas à vous de décider maintenant.")
+        raise refuse(
+            "illegal", "Ce coup n’est pas permis maintenant\u00a0: choisissez-en un dans la liste."
+        )
+
+    def propose(self, index: int, action: object) -> None:
+        """Apply seat ``index``'s action (checked by :meth:`check`), then play chance."""
+        text = self.check(index, action)
+        self.rows.append((index, text))
+        self._apply(self.seats[index], text)
+        self._settle()
+
+    def _apply(self, seat: Seat, action: str) -> None:
+        verb, _, rest = action.partition(" ")
+        side = seat.side
+        if verb == PART:
+            self._parts[side][seat.index] = _parse_part(rest)
+            self._complete_orders(side)
+        elif verb in (PROPOSE, ACCEPT) and self.state.phase == ORDERS:
+            if verb == PROPOSE:
+                self._ship_offer[side] = Offer(seat.index, rest)
+            else:
+                self._ship[side] = SHIP_TOKENS.index(rest)
+                self._ship_offer[side] = None
+                self._complete_orders(side)
+        elif verb == PROPOSE:
+            self._order_offer = Offer(seat.index, rest)
+        elif verb == ACCEPT:
+            self._order_offer = None
+            self.state.apply_action(rest)
+        elif verb == "orders" and self.state.phase == ORDERS:
+            self._ready[side] = action
+        else:
+            self.state.apply_action(action)
+
+    def _complete_orders(self, side: int) -> None:
+        """Assemble the side's orders once every part is in and the ship agreed."""
+        tokens: dict[int, int] = {}
+        for part in self._parts[side].values():
+            tokens.update(part)
+        if self._ship[side] is not None:
+            tokens[SHIP] = self._ship[side]  # type: ignore[assignment]
+        if len(tokens) < len(UNIT_NAMES):
+            return
+        lateral = "".join(LATERAL_TOKENS[tokens[u]] for u in _LATERAL_UNITS)
+        self._ready[side] = f"orders {lateral} {SHIP_TOKENS[tokens[SHIP]]}"
+
+    def _settle(self) -> None:
+        """Draw chance and hand complete orders to the engine until a decision is awaited."""
+        state = self.state
+        while True:
+            if state.player == CHANCE:
+                self.chance.apply(state)
+            elif state.phase == ORDERS and self._ready[state.side] is not None:
+                side = state.side
+                action = self._ready[side]
+                self._ready[side] = None
+                self._parts[side] = {}
+                self._ship[side] = None
+                self._ship_offer[side] = None
+                state.apply_action(action)
+            else:
+                return
+
+    # --- bots -------------------------------------------------------------------------------
+    def bot_side(self) -> int | None:
+        """The side whose bot decides now, if any."""
+        player = self.state.player
+        if player in (0, 1) and self.setup.bots[player]:
+            return player
+        return None
+
+    def bot_state(self) -> MatchState:
+        """A copy of the match as the deciding bot's side sees it: the other side's
+        unrevealed orders replaced by a placeholder (bots read public data only; this
+        makes sure of it)."""
+        copy = self.state.copy()
+        side = self.state.player
+        if copy.phase == ORDERS and copy.orders[1 - side] is not None:
+            copy.orders[1 - side] = _MASK
+        return copy
+
+    def check_bot(self, side: int, action: object) -> str:
+        """``action`` if it is a legal decision of ``side``'s bot now, else a refusal."""
+        if self.bot_side() != side or not isinstance(action, str):
+            raise refuse("bot", f"Le bot du camp {SIDE_NAMES[side]} ne décide pas maintenant.")
+        if action not in self.state.legal:
+            raise refuse("bot", f"Le bot du camp {SIDE_NAMES[side]} propose un coup illégal.")
+        return action
+
+    def play_bot(self, side: int, action: object) -> None:
+        """Apply the decision of ``side``'s bot (a row of the log, checked by the engine)."""
+        action = self.check_bot(side, action)
+        self.rows.append((self.side_seats(side)[0].index, action))
+        self.state.apply_action(action)
+        self._settle()
+
+    def replay_row(self, index: int, action: object) -> None:
+        """Apply one stored row: a bot's when the seat is a bot's, else a seat's action."""
+        if not 0 <= index < len(self.seats):
+            raise refuse("row", "Une ligne du journal de la table nomme une place inconnue.")
+        seat = self.seats[index]
+        if seat.bot:
+            self.play_bot(seat.side, action)
+        else:
+            self.propose(index, action)
+
+
+@functools.cache
+def _part_actions(units: tuple[int, ...]) -> tuple[str, ...]:
+    """Every part a player with these units may send (``part pedalair=A navire=AT-B``)."""
+    options = [SHIP_TOKENS if u == SHIP else tuple(LATERAL_TOKENS) for u in units]
+    return tuple(
+        PART + "".join(f" {UNIT_NAMES[u]}={t}" for u, t in zip(units, choice, strict=True))
+        for choice in itertools.product(*options)
+    )
+
+
+def _parse_part(text: str) -> dict[int, int]:
+    """``pedalair=A navire=AT-B`` → unit → token index (the text is one of the legal parts)."""
+    part: dict[int, int] = {}
+    for item in text.split():
+        name, _, token = item.partition("=")
+        unit = UNIT_NAMES.index(name)
+        part[unit] = (SHIP_TOKENS if unit == SHIP else LATERAL_TOKENS).index(token)
+    return part
+
+
+def part_choices(action: str) -> dict[str, str]:
+    """The unit → token choices of an orders action or a part (for the page's fields)."""
+    verb, _, rest = action.partition(" ")
+    if verb == PART:
+        return dict(item.partition("=")[::2] for item in rest.split())  # type: ignore[misc]
+    if verb == "orders":
+        orders = ORDER_ACTIONS[action]
+        return {
+            UNIT_NAMES[u]: (SHIP_TOKENS if u == SHIP else LATERAL_TOKENS)[orders[u]]
+            for u in range(len(UNIT_NAMES))
+        }
+    return {}
