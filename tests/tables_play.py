@@ -1,13 +1,22 @@
-"""Helpers of the online-table tests: tables from a request, random play by seats."""
+"""Helpers of the online-table tests: tables from a request, random play by seats, the
+HTTP API served in-process."""
 
 from __future__ import annotations
 
+import asyncio
 import random
+import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
+
+from tornado import web
+from tornado.httpserver import HTTPServer
+from tornado.netutil import bind_sockets
 
 from akvo.bots import make_bot
 from akvo.online import Table, parse_request
+from akvo_widgets.site_tables import OnlineTables, table_handlers
 
 PRESETS = ["perrockiss", "fish-tank"]
 
@@ -43,3 +52,46 @@ def play_until(table: Table, done: Callable[[Table], bool], rng: random.Random) 
             return False
         random_move(table, rng)
     return True
+
+
+class InProcessServer:
+    """The tables' HTTP API alone (no Voilà) on a free loopback port, in a thread of its own:
+    fast enough for the fast lane. ``settings`` are :class:`OnlineTables` traits."""
+
+    def __init__(self, root: Path, **settings: Any) -> None:
+        self.root = root
+        self.settings = {"database": str(root / "tables.sqlite"), **settings}
+        self.url = ""
+        self._ready = threading.Event()
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> InProcessServer:
+        self._thread.start()
+        if not self._ready.wait(30):
+            raise RuntimeError("the in-process tables server did not start")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._loop.call_soon_threadsafe(self._stop)
+        self._thread.join(10)
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self._loop)
+        self._loop.run_until_complete(self._start())
+        self._ready.set()
+        self._loop.run_forever()
+
+    async def _start(self) -> None:
+        handlers = table_handlers(OnlineTables(**self.settings), "/", self.root)
+        self.app = handlers[0][2]["app"]
+        sockets = bind_sockets(0, "127.0.0.1")
+        self._server = HTTPServer(web.Application(handlers))
+        self._server.add_sockets(sockets)
+        self.url = f"http://127.0.0.1:{sockets[0].getsockname()[1]}"
+
+    def _stop(self) -> None:
+        self._server.stop()
+        self.app.service.close()
+        self.app.store.close()
+        self._loop.stop()

@@ -70,6 +70,7 @@ from .site_pages import (
     NotFoundHandler,
     ReadyHandler,
 )
+from .site_tables import OnlineTables, table_handlers
 
 #: The notebook the site root redirects to.
 HOME_PAGE = "index.ipynb"
@@ -205,6 +206,8 @@ class BookServer(Voila):
             home = url_path_join(self.base_url, "voila/render", HOME_PAGE)
             handlers.insert(0, (self.server_url, HomeRedirectHandler, {"url": home}))
         handlers.insert(0, (url_path_join(self.base_url, READY_ROUTE), ReadyHandler))
+        tables = OnlineTables(config=self.config)  # the online tables (issue 23)
+        handlers[:0] = table_handlers(tables, self.base_url, Path.cwd())
         return handlers
 
     def start(self) -> None:

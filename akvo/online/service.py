@@ -36,7 +36,7 @@ from akvo.errors import AkvoError
 from akvo.online.seating import TableRefusal, TableSetup, parse_request, refuse
 from akvo.online.store import StoredTable, TableStore
 from akvo.online.table import SPECTATOR, Table
-from akvo.online.views import Labels, PlainLabels, seat_view, view_json
+from akvo.online.views import Labels, PlainLabels, seat_view, seat_view_json
 
 log = logging.getLogger("akvo.online")
 
@@ -239,6 +239,11 @@ class TableService:
         entry, seat = self._seat(table_id, token)
         return seat_view(entry.table, seat, self.labels)
 
+    def view_json(self, table_id: object, token: object) -> str:
+        """:meth:`view` as the JSON text a push of the same view carries."""
+        entry, seat = self._seat(table_id, token)
+        return seat_view_json(entry.table, seat, self.labels)
+
     def record(self, table_id: object, token: object) -> dict[str, Any]:
         """A finished table's record: the engine's match record, the seed and the log."""
         entry, _ = self._seat(table_id, token)
@@ -356,7 +361,7 @@ class TableService:
         entry, seat = self._seat(table_id, token)
         pushes = entry.subscribers.setdefault(seat, [])
         pushes.append(push)
-        text = view_json(seat_view(entry.table, seat, self.labels))
+        text = seat_view_json(entry.table, seat, self.labels)
         entry.last[seat] = text
         push(text)
 
@@ -370,7 +375,7 @@ class TableService:
         for seat, pushes in entry.subscribers.items():
             if not pushes:
                 continue
-            text = view_json(seat_view(entry.table, seat, self.labels))
+            text = seat_view_json(entry.table, seat, self.labels)
             if entry.last.get(seat) == text:
                 continue
             entry.last[seat] = text

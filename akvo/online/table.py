@@ -28,6 +28,7 @@ whether a side has finished programming).
 
 from __future__ import annotations
 
+import functools
 import itertools
 from dataclasses import dataclass
 from typing import Final
@@ -90,6 +91,11 @@ class Table:
         self._order_offer: Offer | None = None
         self._ready: list[str | None] = [None, None]
         self._board: tuple[int, str] | None = None
+        #: The board and the log as JSON, with the position they were encoded at
+        #: (:func:`akvo.online.views.seat_view_json`).
+        self.public_json: tuple[tuple[int, int], str, str] | None = None
+        self._actions: dict[int, tuple[str, ...]] = {}
+        self._actions_at = -1
         self._settle()
 
     def board(self) -> str:
@@ -161,7 +167,17 @@ class Table:
 
     # --- what a seat may do -----------------------------------------------------------------
     def actions(self, index: int) -> tuple[str, ...]:
-        """Everything seat ``index`` may send now (empty if it is not its decision)."""
+        """Everything seat ``index`` may send now (empty if it is not its decision);
+        memoised until the next accepted action."""
+        if self._actions_at != len(self.rows):
+            self._actions = {}
+            self._actions_at = len(self.rows)
+        found = self._actions.get(index)
+        if found is None:
+            found = self._actions[index] = self._seat_actions(index)
+        return found
+
+    def _seat_actions(self, index: int) -> tuple[str, ...]:
         if index == SPECTATOR or self.finished:
             return ()
         seat = self.seats[index]
@@ -323,6 +339,7 @@ class Table:
             self.propose(index, action)
 
 
+@functools.cache
 def _part_actions(units: tuple[int, ...]) -> tuple[str, ...]:
     """Every part a player with these units may send (``part pedalair=A navire=AT-B``)."""
     options = [SHIP_TOKENS if u == SHIP else tuple(LATERAL_TOKENS) for u in units]

@@ -49,8 +49,11 @@ class PlainLabels:
         return token
 
 
-def seat_view(table: Table, index: int, labels: Labels | None = None) -> dict[str, Any]:
-    """What seat ``index`` (or :data:`~akvo.online.table.SPECTATOR`) sees now."""
+def seat_view(
+    table: Table, index: int, labels: Labels | None = None, *, public: bool = True
+) -> dict[str, Any]:
+    """What seat ``index`` (or :data:`~akvo.online.table.SPECTATOR`) sees now; without the
+    board and the log (the same for every seat) when ``public`` is false."""
     labels = labels or PlainLabels()
     state = table.state
     side = 0 if index == SPECTATOR else table.seats[index].side
@@ -91,15 +94,43 @@ def seat_view(table: Table, index: int, labels: Labels | None = None) -> dict[st
         "legal": [_entry(state, a, labels) for a in actions],
         "fields": _fields(actions, labels),
         "match": match,
-        "log": log,
-        "board": table.board(),
     }
+    if public:
+        view["log"] = log
+        view["board"] = table.board()
     return view
 
 
+def _dumps(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
 def view_json(view: dict[str, Any]) -> str:
-    """A view as compact JSON with sorted keys: equal views give equal bytes."""
-    return json.dumps(view, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    """A view as compact JSON, sorted keys first and then the board and the log: equal
+    views give equal bytes (:func:`seat_view_json` writes the same, faster)."""
+    rest = {k: v for k, v in view.items() if k not in _PUBLIC}
+    return _join(_dumps(rest), _dumps(view["board"]), _dumps(view["log"]))
+
+
+def seat_view_json(table: Table, index: int, labels: Labels | None = None) -> str:
+    """``view_json(seat_view(table, index, labels))``, with the board and the log (most of
+    a view's bytes, the same for every seat) encoded once per position of the match."""
+    key = (len(table.state.history), len(table.state.events))
+    cached = table.public_json
+    if cached is None or cached[0] != key:
+        cached = table.public_json = (
+            key,
+            _dumps(table.board()),
+            _dumps(list(table.state.events)),
+        )
+    return _join(_dumps(seat_view(table, index, labels, public=False)), cached[1], cached[2])
+
+
+_PUBLIC = ("board", "log")
+
+
+def _join(rest: str, board: str, log: str) -> str:
+    return f'{rest[:-1]},"board":{board},"log":{log}}}'
 
 
 def _prompt(state: MatchState) -> str:
