@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any, NoReturn, TextIO
 
+from akvo.coach import cli as coach_cli
 from akvo.config import CHOICES, DEFAULT_RULES, RulesConfig
 from akvo.errors import AkvoError
 from akvo.lab import cli as lab_cli
@@ -183,6 +184,7 @@ def _build_parser() -> _Parser:
             if with_runes:
                 _add_runes(sub)
     lab_cli.add_parser(commands)
+    coach_cli.add_parser(commands)
     return parser
 
 
@@ -306,6 +308,9 @@ def _print_duel(args: argparse.Namespace, out: TextIO) -> None:
 def _run(args: argparse.Namespace, out: TextIO) -> None:
     if args.command == "simulate":
         lab_cli.run(args, out)
+        return
+    if args.command == "analyse":
+        coach_cli.run(args, out)
         return
     if args.command == "duel":
         _print_duel(args, out)

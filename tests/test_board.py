@@ -23,16 +23,33 @@ from akvo_widgets.board_svg import odds_text
 from akvo_widgets.formatting import decimal, percent
 
 TARGET = re.compile(r'<g class="akvo-board-target" data-action="([^"]+)"[^>]*data-odds="([^"]+)"')
+LISTED = re.compile(r'<li data-action="([^"]+)" data-odds="([^"]+)"')
 
 
 def shown_odds(board: Board) -> dict[str, str]:
-    """Each target element of the overlay: its action → the odds text it carries."""
-    found = {action: unescape(odds) for action, odds in TARGET.findall(board.overlay)}
-    for action, odds in found.items():  # the visible label says the same
-        assert f">{odds}</text>" in unescape(board.overlay) or f"S {odds}" in unescape(
-            board.overlay
-        ), action
-    return found
+    """Every shot the selection lists under the board: its action → the odds it shows. The
+    board's badges show one shot per target cell (the plain one where there is one), each
+    with the same odds as the list."""
+    listed = {action: unescape(odds) for action, odds in LISTED.findall(board.details)}
+    badges = {action: unescape(odds) for action, odds in TARGET.findall(board.overlay)}
+    assert badges.items() <= listed.items()
+    plain = {a.removesuffix(" souffle") for a in listed if not a.endswith(" souffle")}
+    expected = {
+        a for a in listed if not a.endswith(" souffle") or a[: -len(" souffle")] not in plain
+    }
+    assert set(badges) == expected
+    for action, odds in badges.items():  # the visible label says the same
+        label = ("S " if action.endswith(" souffle") else "") + odds
+        assert f">{label}</text>" in unescape(board.overlay), action
+    return listed
+
+
+def refuses(board: Board, option: str, value: object) -> None:
+    """Setting ``option`` to a bad ``value`` raises the board's error and changes nothing."""
+    before = getattr(board, option)
+    with pytest.raises(BoardError, match=f"{option} must be"):
+        setattr(board, option, value)
+    assert getattr(board, option) == before
 
 
 def click(board: Board, **content: str) -> None:
@@ -113,8 +130,13 @@ def test_orders_are_shown_only_to_whom_may_see_them() -> None:
     assert 'class="akvo-board-order"' not in Board(state).svg
     assert 'class="akvo-board-order"' not in Board(state, viewer="B").svg
     own = Board(state, viewer="A").svg
-    assert own.count('class="akvo-board-order"') == 5  # four mages and the ship
-    assert "ordre Avancer" in own and "ordre AT-B" in own
+    assert own.count('class="akvo-board-order"') == 6  # every mage carries its own letter
+    # The ship's Avancer / Tirer token, the Barreur shooting: T on the Barreur, A on the
+    # Lanceur (the token's orientation, R9).
+    for name, letter in (("surfeur", "T"), ("barreur", "T"), ("lanceur", "A")):
+        mage = re.search(rf'data-character="{name}".*?</g>', own)
+        assert mage is not None and f">{letter}</text>" in mage.group(0), name
+    assert "ordre Avancer" in own and "double-jeton du navire AT-B" in own
 
 
 def test_the_favoured_side_is_marked_once_the_weather_is_drawn() -> None:
@@ -124,7 +146,7 @@ def test_the_favoured_side_is_marked_once_the_weather_is_drawn() -> None:
     board = Board(state)
     assert '<g class="akvo-board-favoured" data-side="B">' in board.svg
     assert board.svg.count("akvo-board-favoured") == 1
-    assert "météo\u00a0: B favorisé" in board.status
+    assert "météo\u00a0: B avantagé" in board.status
 
 
 def test_setting_the_state_redraws() -> None:
@@ -236,10 +258,7 @@ def test_target_clicks_play_only_legal_shots_with_the_engines_values() -> None:
     shot = state.shot
     assert shot is not None and board.selected == (shot.side, shot.shooter)
     values = target_values(state)
-    legal_shown = re.findall(
-        r'data-action="([^"]+)" data-target="[^"]+" data-souffle="\w+" data-legal="true"',
-        board.overlay,
-    )
+    legal_shown = re.findall(r'<li data-action="([^"]+)"[^>]* data-hit="target"', board.details)
     assert set(board.actions()) == set(values) == set(legal_shown)
     for action, value in values.items():
         target = next(t for t in board.preview.targets if t.action == action)  # type: ignore[union-attr]
@@ -262,7 +281,8 @@ def test_a_new_state_moves_the_selection_to_the_shooter_and_redraws_the_targets(
     board.state = state
     assert state.shot is not None
     assert board.selected == (state.shot.side, state.shot.shooter)
-    assert board.overlay.count('class="akvo-board-target"') == len(board.preview.targets)  # type: ignore[union-attr]
+    assert board.details.count("<li data-action=") == len(board.preview.targets)  # type: ignore[union-attr]
+    assert shown_odds(board) == {t.action: odds_text(t) for t in board.preview.targets}  # type: ignore[union-attr]
 
 
 def test_a_finished_match_has_no_buttons() -> None:
@@ -288,7 +308,7 @@ def test_values_are_exact_fractions_from_the_engine() -> None:
 def cells(svg: str) -> dict[tuple[int, int], tuple[int, int]]:
     """Each drawn cell's (lane, row) → its (x, y) on screen."""
     found = re.findall(
-        r'x="(\d+)" y="(\d+)" width="56" height="56" data-row="(\d)" data-lane="(\d)"', svg
+        r'x="(\d+)" y="(\d+)" width="56" height="60" data-row="(\d)" data-lane="(\d)"', svg
     )
     return {(int(lane), int(row)): (int(x), int(y)) for x, y, row, lane in found}
 
@@ -348,8 +368,7 @@ def test_flipped_is_a_separate_option_that_can_follow_the_viewer() -> None:
     hot_seat = Board(state)  # no viewer: a spectator's board, flipped on demand
     hot_seat.flipped = True
     assert 'data-bottom="B"' in hot_seat.svg
-    with pytest.raises(BoardError, match="flipped must be"):
-        hot_seat.flipped = "B"  # type: ignore[assignment]
+    refuses(hot_seat, "flipped", "B")
     assert hot_seat.flipped
 
 
@@ -428,3 +447,202 @@ def test_a_match_against_a_bot_sends_only_the_readers_choices() -> None:
             game.composer.confirm.click()
         else:
             game.action_buttons.pool[0].click()
+
+
+# --- Reading the board: legend, letters, badges, status ---------------------------------------
+
+
+def rich_board() -> Board:
+    """A board that draws every symbol: orders, pips, a used Ultime, an activated unit, the
+    favoured side, a selection with advance cells and targets (a chest, a Souffle shot)."""
+    state = play_until(new_match(), Phase.ACTIVATE)
+    state.apply_action(next(a for a in state.legal_actions() if a.startswith("activate")))
+    board = Board(state, viewer="A")
+    return board
+
+
+def classes(html: str) -> set[str]:
+    return {c for found in re.findall(r'class="([^"]+)"', html) for c in found.split()}
+
+
+def test_every_board_carries_a_legend_naming_every_symbol_it_draws() -> None:
+    from akvo_widgets.board_legend import legend_html
+
+    board = Board(
+        scenario(
+            turn=3,
+            rows={"A": {"surfeur": 5, "navire": 4}, "B": {"plongeur": 5}},
+            resilience={"B": {"surfeur": 2}},
+            ultimes_used={"A": ["plongeur"]},
+        )
+    )
+    board.select("A", "surfeur")
+    assert board.legend == legend_html() and "Légende" not in board.legend  # the toggle's own
+    drawn = classes(rich_board().svg) | classes(board.svg) | classes(board.overlay)
+    structure = {
+        "akvo-board-svg",
+        "akvo-board-overlay",
+        "akvo-board-focus",
+        "akvo-board-level",
+        "akvo-board-lit",
+        "akvo-board-lighthouse",
+        "akvo-board-axis",
+    }
+    assert drawn - structure <= classes(board.legend), drawn - structure - classes(board.legend)
+    text = unescape(board.legend)
+    for words in (
+        "Pédalair",
+        "Plongeur",
+        "Résilience",
+        "Ultime",
+        "Avancer",
+        "Tirer",
+        "AA",
+        "TT",
+        "AT",
+        "activée",
+        "avantagé",
+        "Souffle portant",
+        "mile",
+        "coffre",
+        "Mouvement",
+        "phare",
+    ):
+        assert words in text, words
+
+
+def test_the_letters_are_the_first_two_of_each_characters_name() -> None:
+    from akvo.match.board import CHAR_LABELS
+    from akvo_widgets.board_svg import LETTERS
+
+    assert LETTERS == ("Pé", "Ki", "Ba", "La", "Su", "Pl")
+    assert all(
+        label.startswith(letters) for label, letters in zip(CHAR_LABELS, LETTERS, strict=True)
+    )
+    svg = Board().svg
+    for letters in LETTERS:
+        assert svg.count(f'text-anchor="middle">{letters}</text>') == 2  # A's and B's
+
+
+def boxes(svg: str, pattern: str) -> list[tuple[float, float, float, float]]:
+    return [tuple(map(float, m)) for m in re.findall(pattern, svg)]  # type: ignore[misc]
+
+
+def overlaps(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+
+
+def test_badges_sit_under_the_mage_they_describe_never_over_a_letter() -> None:
+    for state in (position(), play_until(new_match(), Phase.TARGET), new_match()):
+        board = Board(state)
+        for side in (0, 1):
+            for character in range(6):
+                board.select(side, character)
+                chips = boxes(
+                    board.overlay,
+                    r'class="akvo-board-chip" x="([\d.]+)" y="([\d.]+)" '
+                    r'width="([\d.]+)" height="([\d.]+)"',
+                )
+                # Each letter's box (bold 16-unit text, centred): 24 wide, 13 tall.
+                letters = [
+                    (float(x) - 12, float(y) - 13, 24.0, 16.0)
+                    for x, y in re.findall(
+                        r'class="akvo-board-initial" x="([\d.]+)" y="([\d.]+)"', board.svg
+                    )
+                ]
+                assert len(letters) == 12
+                cells = boxes(
+                    board.overlay,
+                    r'class="akvo-board-target-cell" x="([\d.]+)" y="([\d.]+)" '
+                    r'width="([\d.]+)" height="([\d.]+)"',
+                )
+                assert len(chips) == len(cells)
+                for chip, cell in zip(chips, cells, strict=True):
+                    assert not any(overlaps(chip, letter) for letter in letters)
+                    assert cell[0] - 1 <= chip[0] and chip[0] + chip[2] <= cell[0] + cell[2] + 1
+
+
+def test_badges_go_once_the_target_is_chosen_and_the_selection_once_the_shot_is_over() -> None:
+    state = play_until(new_match(), Phase.TARGET)
+    board = Board(state)
+    shooter = board.selected
+    assert shooter is not None and "akvo-board-chip" in board.overlay
+    target = next(iter(target_values(state)))
+    state.apply_action(target)
+    board.state = state
+    chosen = re.findall(r'<g class="akvo-board-target" data-action="([^"]+)"', board.overlay)
+    assert chosen == [target] and "akvo-board-chip" not in board.overlay  # no stale number
+    assert "%" not in board.details
+    rng = random.Random(1)
+    while state.shot is not None and not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(state.sample_chance(rng))
+        else:
+            state.apply_action(state.legal_actions()[0])
+        board.state = state
+    assert state.shot is None and state.phase != Phase.ADVANCE  # the shot is resolved
+    assert board.selected is None and board.overlay == ""  # its badges are gone
+
+
+def test_the_status_and_the_weather_describe_the_position_shown() -> None:
+    from akvo.match import play_match
+
+    over = Board(play_match(seed=7))
+    assert "météo" not in over.status and "pas encore" not in over.status
+    assert "akvo-board-favoured" not in over.svg and "Match terminé" in over.status
+    state = new_match()
+    rng = random.Random(2)
+    while state.turn < 2 or state.phase != Phase.WEATHER:
+        state.apply_action(
+            state.sample_chance(rng) if state.is_chance_node() else state.legal_actions()[0]
+        )
+    assert state.favoured in (0, 1)  # the engine still holds turn 1's side here…
+    board = Board(state)
+    assert "Tour 2" in board.status and "météo\u00a0: jeton à tirer" in board.status
+    assert "akvo-board-favoured" not in board.svg  # …the board does not show it
+    state.apply_action("weather A")
+    board.state = state
+    assert "météo\u00a0: A avantagé" in board.status and "akvo-board-favoured" in board.svg
+
+
+def test_the_quiz_mode_shows_no_value_anywhere_and_still_plays_clicks() -> None:
+    state = play_until(new_match(), Phase.TARGET)
+    board = Board(state, values=False)
+    board.select(0, "surfeur")
+    board.state = state
+    synced = [board.overlay, board.details, board.status, board.svg, str(board.choices)]
+    for text in synced:
+        assert "%" not in text and "\u00a0pt" not in text and "data-odds" not in text
+        assert "point en moyenne" not in text and "recul " not in text
+    played: list[str] = []
+    board.on_action(played.append)
+    action = next(iter(target_values(state)))
+    assert f'data-action="{action}"' in board.overlay
+    click(board, kind="target", key=action)
+    assert played == [action]
+    board.values = True
+    assert "data-odds" in board.overlay
+    refuses(board, "values", "no")
+
+
+def test_the_compact_option_is_a_class_the_page_styles() -> None:
+    board = Board(compact=True)
+    assert board.compact and "akvo-board-compact" in board._dom_classes
+    board.compact = False
+    assert not board.compact and "akvo-board-compact" not in board._dom_classes
+    refuses(board, "compact", None)
+    with pytest.raises(BoardError, match="compact must be"):
+        Board(compact=1)  # type: ignore[arg-type]
+
+
+def test_every_shot_is_listed_and_each_legal_one_is_a_button_souffle_included() -> None:
+    state = play_until(new_match(), Phase.TARGET)
+    board = Board(state)
+    values = target_values(state)
+    buttons = re.findall(r'<li data-action="([^"]+)"[^>]* data-hit="target"', board.details)
+    assert set(buttons) == set(values)
+    played: list[str] = []
+    board.on_action(played.append)
+    for action in values:
+        click(board, kind="target", key=action)
+    assert played == list(values)

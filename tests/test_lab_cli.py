@@ -45,6 +45,9 @@ def test_simulate_prints_the_summary_and_writes_the_table(
         )
     assert Results.load(out).rows == expected.rows
     assert "--rules weather=coin,prodige=all" in text
+    uses = {line.split("\t")[0]: line.split("\t")[1:] for line in text.splitlines()}
+    column = expected.column("rune_u_a")
+    assert uses["rune U (A)"] == [str(sum(column)), str(sum(c > 0 for c in column))]
 
 
 def test_compare_rules_prints_the_paired_difference(capsys: pytest.CaptureFixture[str]) -> None:

@@ -54,7 +54,7 @@ def test_round_robin_plays_every_pair() -> None:
 def test_worked_example_quotes_the_simulation() -> None:
     text = lab_example(matches=6, seed=2).data
     summary = simulate(
-        "perrockiss", "fish-tank", ("greedy", "greedy"), None, 6, 2, workers=0
+        "perrockiss", "fish-tank", ("random", "random"), None, 6, 2, workers=0
     ).summary()
     assert percent(summary.p_a.estimate) in text
     assert percent(summary.p_a.high) in text

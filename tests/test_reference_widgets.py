@@ -206,6 +206,18 @@ def test_win_rate_button_runs_a_paired_simulation_with_wilson_intervals() -> Non
     shown = variants.points_text(delta, signed=True)
     assert _cell(html, "akvo-variant-prodige-wins-delta") == shown
     assert _cell(html, "akvo-variant-prodige-wins-changed") == str(comparison.changed)
+    (rule,) = comparison.rules  # « matchs où la règle a joué »: here 1 of 4
+    assert _cell(html, "akvo-variant-prodige-played") == str(rule.matches) == "1"
+
+
+def test_a_rule_the_bots_never_played_is_said_so_not_shown_as_no_effect() -> None:
+    wins = variants.WinRates("prodige", matches=2, seed=2)
+    wins.button.click()
+    comparison = wins.comparison
+    assert comparison is not None and not comparison.exercised  # no 2 or 3 equal dice
+    html = wins.result.value  # type: ignore[union-attr]
+    assert "Règle jamais en jeu" in html and "aucun effet ne peut être mesuré" in html
+    assert "akvo-variant-prodige-wins-delta" not in html
 
 
 def test_every_page_links_to_the_reference_pages() -> None:

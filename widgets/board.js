@@ -1,6 +1,6 @@
 // The live board's browser side. It holds no rule: Python sends ready-made SVG and HTML
-// (traits svg, overlay, status, details, selected_key, and `choices`: the selection layer
-// and details of every mage that may be clicked) and decides what each button does. This
+// (traits svg, overlay, status, details, selected_key, legend, and `choices`: the selection
+// layer and details of every mage that may be clicked) and decides what each button does. This
 // module inserts them and reports which button was activated (click, Enter or Space).
 // A click on a mage shows its precomputed choice at once; Python then confirms it.
 
@@ -14,7 +14,19 @@ function render({ model, el }) {
   const details = document.createElement("div");
   details.className = "akvo-board-details";
   details.setAttribute("aria-live", "polite");
-  el.append(status, figure, details);
+  // The legend: a native <details> toggle (keyboard-reachable), filled when first opened
+  // (a closed legend adds nothing to the page).
+  const legend = document.createElement("details");
+  legend.className = "akvo-board-legend";
+  const summary = document.createElement("summary");
+  summary.textContent = "Légende";
+  const legendBody = document.createElement("div");
+  const fillLegend = () => {
+    if (legend.open) legendBody.innerHTML = model.get("legend");
+  };
+  legend.addEventListener("toggle", fillLegend);
+  legend.append(summary, legendBody);
+  el.append(status, figure, details, legend);
   let shownOverlay = null;
   let shownDetails = null;
 
@@ -98,10 +110,12 @@ function render({ model, el }) {
   model.on("change:overlay", drawSelection);
   model.on("change:details", drawSelection);
   model.on("change:selected_key", drawSelection);
+  model.on("change:legend", fillLegend);
   drawBoard();
   return () => {
     el.removeEventListener("click", onClick);
     el.removeEventListener("keydown", onKey);
+    legend.removeEventListener("toggle", fillLegend);
   };
 }
 

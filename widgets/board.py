@@ -14,7 +14,8 @@ sets :attr:`Board.state` again.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping
+from dataclasses import replace
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -25,12 +26,21 @@ import traitlets
 from akvo.errors import AkvoError
 from akvo.match import MatchState, Phase, new_match
 from akvo.match.actions import ADVANCE, PARSED, PlayRune
-from akvo.match.board import CHAR_NAMES, CHARS, CHARS_OF_UNIT, SIDE_NAMES, UNIT_NAMES, UNIT_OF_CHAR
+from akvo.match.board import (
+    CHAR_NAMES,
+    CHARS,
+    CHARS_OF_UNIT,
+    CHEST,
+    SIDE_NAMES,
+    UNIT_NAMES,
+    UNIT_OF_CHAR,
+)
 from akvo.match.log import ULTIME_NAMES
-from akvo.match.preview import UnitPreview, unit_preview
+from akvo.match.preview import CHEST_NAME, UnitPreview, unit_preview
 from akvo.rules import TIER_NUMERALS, lighthouse_level
 
 from . import board_svg as draw
+from .board_legend import legend_html
 from .formatting import french
 
 HERE = Path(__file__).parent
@@ -77,6 +87,12 @@ def _flipped(value: object) -> bool | None:
     raise BoardError(f"flipped must be True, False or None, got {str(value)[:20]!r}")
 
 
+def _flag(name: str, value: object) -> bool:
+    if isinstance(value, bool):
+        return value
+    raise BoardError(f"{name} must be True or False, got {str(value)[:20]!r}")
+
+
 def _state(value: object) -> MatchState:
     if value is None:
         return new_match()
@@ -101,20 +117,31 @@ def _typography(text: str) -> str:
     return french(text.replace("'", "’"))
 
 
+def weather_text(state: MatchState) -> str:
+    """This turn's weather as the position shows it: to draw (a turn's weather node still
+    holds the previous turn's side), or the side it favours."""
+    favoured = draw.shown_favoured(state)
+    if favoured is None:
+        return "jeton à tirer"
+    return f"{SIDE_NAMES[favoured]} avantagé"
+
+
 def status_html(state: MatchState) -> str:
-    """Turn, lighthouse, tier, weather, scores, whose decision, each side's spent resources."""
+    """Turn, lighthouse, tier, weather, scores, whose decision, each side's spent resources;
+    always about the position shown (a finished match has no weather to draw)."""
     level = lighthouse_level(state.turn)
-    favoured = state.favoured
-    weather = f"{SIDE_NAMES[favoured]} favorisé" if favoured in (0, 1) else "pas encore tirée"
+    wind = f"Tour {state.turn} · phare au niveau {level} · palier {TIER_NUMERALS[state.tier]}"
     if state.is_terminal():
-        who = "Match terminé"
-    elif state.is_chance_node():
-        who = "Au hasard"
+        head, who = f"{wind} (le dernier)", "Match terminé"
     else:
-        who = f"À {SIDE_NAMES[state.current_player]} de décider"
+        head = f"{wind} · météo : {weather_text(state)}"
+        who = (
+            "Au hasard"
+            if state.is_chance_node()
+            else (f"À {SIDE_NAMES[state.current_player]} de décider")
+        )
     lines = [
-        f'<p class="akvo-board-turn">Tour {state.turn} · phare au niveau {level} · '
-        f"palier {TIER_NUMERALS[state.tier]} · météo : {weather}</p>",
+        f'<p class="akvo-board-turn">{head}</p>',
         f'<p class="akvo-board-score">Score : A <b>{state.scores[0]}</b> – '
         f"<b>{state.scores[1]}</b> B</p>",
         f'<p class="akvo-board-decision"><b>{who}</b> — {escape(state.prompt())}</p>',
@@ -133,44 +160,75 @@ def status_html(state: MatchState) -> str:
     return _typography("".join(lines))
 
 
-def details_html(preview: UnitPreview | None, hint: str) -> str:
-    """The selection in words: where the mage may advance, every target with its odds."""
+def details_html(
+    preview: UnitPreview | None,
+    hint: str,
+    actions: Mapping[str, str] | None = None,
+    values: bool = True,
+) -> str:
+    """The selection in words: where the mage may advance, every shot with its odds (none
+    with ``values=False``). A shot that is a legal action now (in ``actions``) is a button,
+    as on the board: the details list every shot, Souffle portant's too."""
     if preview is None:
         return _typography(f"<p>{hint}</p>") if hint else ""
     who = draw.mage_label(preview.side, preview.character)
-    order, rune = preview.order_row, preview.rune_row
-    if order is None:
+    own, extra = (
+        preview.advance_rows[: preview.order_cells],
+        preview.advance_rows[preview.order_cells :],
+    )
+    if not own:
         advance = "ne peut pas avancer"
-    elif rune is None:
-        advance = f"peut avancer jusqu’à la ligne {order}"
+    elif not extra:
+        advance = f"peut avancer jusqu’à la ligne {own[-1]}"
     else:
-        advance = f"peut avancer jusqu’à la ligne {order} ({rune} avec une rune de Mouvement)"
+        advance = (
+            f"peut avancer jusqu’à la ligne {own[-1]} ({extra[-1]} avec une rune de Mouvement)"
+        )
     head = f"<p><b>{who}</b>, ligne {preview.row} : {advance}.</p>"
     if not preview.targets:
         return _typography(head + "<p>Aucune cible à portée.</p>")
     enemy = 1 - preview.side
-    items = "".join(
-        f'<li data-action="{escape(t.action)}">{escape(draw.target_label(t, enemy))}</li>'
-        for t in preview.targets
-    )
-    return _typography(f'{head}<ul class="akvo-board-target-list">{items}</ul>')
+    buttons = actions or {}
+    items = []
+    for t in preview.targets:
+        label = draw.target_label(t, enemy, values)
+        odds = f' data-odds="{escape(draw.odds_text(t))}"' if values else ""
+        hit = draw.hit_attributes("target", label, t.action) if t.action in buttons else ""
+        items.append(f'<li data-action="{escape(t.action)}"{odds}{hit}>{escape(label)}</li>')
+    return _typography(f'{head}<ul class="akvo-board-target-list">{"".join(items)}</ul>')
 
 
 class Board(anywidget.AnyWidget):  # type: ignore[misc]
     """The live board of a match state; see the module docstring.
 
-    ``Board(state=None, *, viewer=None, interactive=True, flipped=None)``: ``state`` is any
-    :class:`~akvo.match.MatchState` (``None``: a new match); ``viewer`` is the side (0/1 or
-    ``"A"``/``"B"``) whose hidden orders may be shown; a non-interactive board draws but
-    offers no buttons. ``flipped`` turns the board half a turn, B's beach at the bottom, as
-    seen from B's seat (:class:`~akvo_widgets.board_svg.Frame` says why lanes turn too);
-    ``None`` follows the viewer: B's board is flipped, A's and a spectator's are not. A hot
-    seat sets :attr:`flipped` for each side in turn. :attr:`selected` is ``(side,
-    character)`` as the engine's ints; clicks and keys play the same actions either way.
+    ``Board(state=None, *, viewer=None, interactive=True, flipped=None, players=None,
+    values=True, compact=False)``:
 
-    ``players`` lists the sides the reader plays (``None``: any side). Only their mages'
-    selections go with the position in ``choices``: at a bot's turn a redraw sends none,
-    and a click on a bot's mage is answered by Python alone.
+    - ``state`` is any :class:`~akvo.match.MatchState` (``None``: a new match);
+    - ``viewer`` is the side (0/1 or ``"A"``/``"B"``) whose hidden orders may be shown;
+    - ``interactive=False`` draws but offers no buttons;
+    - ``flipped`` turns the board half a turn, B's beach at the bottom, as seen from B's
+      seat (:class:`~akvo_widgets.board_svg.Frame` says why lanes turn too); ``None``
+      follows the viewer: B's board is flipped, A's and a spectator's are not. A hot seat
+      sets :attr:`flipped` for each side in turn;
+    - ``players`` lists the sides the reader plays (``None``: any side). Only their mages'
+      selections go with the position in ``choices``: at a bot's turn a redraw sends none,
+      and a click on a bot's mage is answered by Python alone;
+    - ``values=False`` (settable, :attr:`values`) is the quiz mode: the board stays
+      clickable (a click on a target plays its shot) but shows no odds badge, and no chance
+      in a title, an accessible name, the details or any synced trait, so nothing in the
+      page gives away a value an exercise asks for;
+    - ``compact=True`` (settable, :attr:`compact`) is for pages where the reader decides
+      with controls placed right under the board (in the same box): the board sticks to
+      the top of the screen while the page scrolls those controls under it, its picture at
+      most half the screen's height (texts about 11 px on a phone), the status on two
+      lines, the details on three (scrollable); the whole board then takes about two thirds
+      of a phone's screen, so that the decision buttons and the board are visible
+      together. The play pages switch it on; the steppers use it.
+
+    :attr:`selected` is ``(side, character)`` as the engine's ints; clicks and keys play the
+    same actions either way. Every board carries its legend (:mod:`.board_legend`) behind
+    a « Légende » toggle.
     """
 
     _esm = HERE / "board.js"
@@ -184,6 +242,8 @@ class Board(anywidget.AnyWidget):  # type: ignore[misc]
     # Each clickable mage's selection layer and details, computed with the board, so that
     # the browser shows a click's result at once (Python confirms it with the traits above).
     choices = traitlets.Dict().tag(sync=True)
+    #: The legend shown by the « Légende » toggle (the same for every board).
+    legend = traitlets.Unicode("").tag(sync=True)
 
     def __init__(
         self,
@@ -193,19 +253,24 @@ class Board(anywidget.AnyWidget):  # type: ignore[misc]
         interactive: bool = True,
         flipped: bool | None = None,
         players: Iterable[int | str] | None = None,
+        values: bool = True,
+        compact: bool = False,
     ) -> None:
         self._state = _state(state)
         self._viewer = _viewer(viewer)
         self._players = _players(players)
         self._flipped = _flipped(flipped)
         self._interactive = bool(interactive)
+        self._values = _flag("values", values)
         self._selected: tuple[int, int] | None = None
+        self._auto = False  # the selection follows the decision (a shooter, an advance)
         self._preview: UnitPreview | None = None
         self._callbacks: list[Action] = []
         self._previews: dict[tuple[int, int], UnitPreview] = {}
-        super().__init__()
+        super().__init__(legend=legend_html())
         self.add_class("akvo-widget")
         self.add_class("akvo-board")
+        self.compact = compact
         self.on_msg(self._on_message)
         self._follow_state()
         self._draw_board()
@@ -253,6 +318,30 @@ class Board(anywidget.AnyWidget):  # type: ignore[misc]
         if players != self._players:
             self._players = players
             self._draw_board()
+
+    @property
+    def values(self) -> bool:
+        """Whether odds are shown (``False``: the quiz mode, see the class docstring)."""
+        return self._values
+
+    @values.setter
+    def values(self, value: bool) -> None:
+        shown = _flag("values", value)
+        if shown != self._values:
+            self._values = shown
+            self._draw_board()
+
+    @property
+    def compact(self) -> bool:
+        """Whether the board is the compact, sticky one (see the class docstring)."""
+        return "akvo-board-compact" in self._dom_classes
+
+    @compact.setter
+    def compact(self, value: bool) -> None:
+        if _flag("compact", value):
+            self.add_class("akvo-board-compact")
+        else:
+            self.remove_class("akvo-board-compact")
 
     def _frame(self) -> draw.Frame:
         flipped = self._viewer == 1 if self._flipped is None else self._flipped
@@ -373,11 +462,31 @@ class Board(anywidget.AnyWidget):  # type: ignore[misc]
                 f"Choisissez un mage de {names} (clic, ou Tab puis Entrée) "
                 "pour voir où il peut avancer et sur qui il peut tirer."
             )
+        preview, values = self._shown(preview)
         actions = self._actions_for(preview, legal)
+        frame = frame or self._frame()
         return {
-            "overlay": draw.overlay_svg(self._state, preview, actions, frame or self._frame()),
-            "details": details_html(preview, hint),
+            "overlay": draw.overlay_svg(self._state, preview, actions, frame, values),
+            "details": details_html(preview, hint, actions, values),
         }
+
+    def _shown(self, preview: UnitPreview | None) -> tuple[UnitPreview | None, bool]:
+        """What a selection shows, and whether with values. Once the shooter has chosen its
+        target, only that target is left, without a number: the shot's odds now depend on
+        the runes played, and the badges of the shots it did not take are gone."""
+        shot = self._state.shot
+        if (
+            preview is None
+            or shot is None
+            or shot.target < 0
+            or (shot.side, shot.shooter) != (preview.side, preview.character)
+        ):
+            return preview, self._values
+        name = CHEST_NAME if shot.target == CHEST else CHAR_NAMES[shot.target]
+        chosen = tuple(
+            t for t in preview.targets if t.target == name and t.souffle == bool(shot.souffle)
+        )
+        return replace(preview, targets=chosen[:1], advance_rows=()), False
 
     def _draw_selection(self) -> None:
         self._show_selection(self._view(self._preview))
@@ -389,7 +498,7 @@ class Board(anywidget.AnyWidget):  # type: ignore[misc]
             self.selected_key = draw.unit_key(*self._selected) if self._selected else ""
 
     def _set_selection(self, chosen: tuple[int, int] | None) -> None:
-        self._selected = chosen
+        self._selected, self._auto = chosen, False
         if chosen is None:
             self._preview = None
         else:
@@ -398,19 +507,23 @@ class Board(anywidget.AnyWidget):  # type: ignore[misc]
 
     def _follow_state(self) -> None:
         """After a new state: select the mage the decision is about (the shooter, the
-        advancing unit), else keep the reader's choice while its side may still play."""
+        advancing unit); once that decision is over, nothing (its badges described a shot
+        now resolved); else keep the reader's own choice while its side may still play."""
         state = self._state
         chosen = self._selected
         shot = state.shot
+        auto = True
         if state.is_terminal():
             chosen = None
         elif shot is not None:
             chosen = (shot.side, shot.shooter)
         elif state.phase == Phase.ADVANCE and state.unit >= 0:
             chosen = (state.side, CHARS_OF_UNIT[state.unit][0])
-        elif chosen is not None and chosen[0] not in clickable_sides(state):
-            chosen = None
-        self._selected = chosen
+        elif self._auto or (chosen is not None and chosen[0] not in clickable_sides(state)):
+            chosen, auto = None, False
+        else:
+            auto = False
+        self._selected, self._auto = chosen, auto and chosen is not None
         self._preview = None if chosen is None else unit_preview(state, *chosen)
 
     # --- what the browser reports --------------------------------------------------------

@@ -10,12 +10,11 @@ targets with their odds). Elements the reader can activate carry ``data-hit``, `
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 
 from akvo.match.board import (
-    CHAR_INITIALS,
     CHAR_LABELS,
     CHAR_NAMES,
     CHARS,
@@ -26,6 +25,7 @@ from akvo.match.board import (
     UNITS,
 )
 from akvo.match.log import ULTIME_NAMES
+from akvo.match.phases import Phase
 from akvo.match.preview import CHEST_NAME, TargetPreview, UnitPreview
 from akvo.match.state import MatchState
 from akvo.resolution import SOUFFLE_REDUCTION
@@ -33,19 +33,30 @@ from akvo.rules import TIER_NUMERALS, lighthouse_level, miles
 
 from .formatting import decimal, percent, points_chip
 
+#: A cell's width and height in SVG units: taller than wide, so that an odds badge fits in
+#: the cell's lower band, under the mage it describes (never over a letter).
 CELL = 56
+ROW = 60
 LEFT = 24  # room for the row numbers
 TOP = 24  # room for the lane numbers
 LIGHT_X = LEFT + 6 * CELL + 10  # the lighthouse column
 WIDTH = LIGHT_X + 44
-HEIGHT = TOP + 10 * CELL + 4
+HEIGHT = TOP + 10 * ROW + 4
 #: Every text on the board is at least this tall in SVG units (board.css sets it): 12 CSS px
 #: as long as the board is at least ``12 * WIDTH / FONT`` = 311 px wide (a 390 px phone
 #: gives it about 350 px).
 FONT = 16
-CHIP_HEIGHT = 21
+CHIP_HEIGHT = 19
+#: Where a mage sits in its cell (its centre, from the cell's top-left corner), its
+#: Résilience pips under it, and the badge band at the bottom of the cell.
+UNIT_DX, UNIT_DY, UNIT_R = CELL // 2, 17, 14
+PIPS_DY = UNIT_DY + 18
+CHIP_DY = ROW - CHIP_HEIGHT - 1
 SIDE_COLOURS = ("#1f6fb2", "#c0392b")
-INITIALS = CHAR_INITIALS
+#: Each mage is marked with the first two letters of its character's name (Pé, Ki, Ba,
+#: La, Su, Pl): one rule a reader guesses, where the engine's single initials
+#: (``CHAR_INITIALS``, for its text boards) need an exception for the Plongeur's D.
+LETTERS = tuple(label[:2] for label in CHAR_LABELS)
 ORDER_WORDS = {"A": "Avancer", "T": "Tirer"}
 
 
@@ -69,7 +80,7 @@ class Frame:
 
     def y(self, row: int) -> int:
         """Top edge of row 0–9 (0: A's beach, 9: B's): the bottom side's beach lowest."""
-        return TOP + (row if self.flipped else 9 - row) * CELL
+        return TOP + (row if self.flipped else 9 - row) * ROW
 
     @property
     def bottom(self) -> int:
@@ -107,7 +118,11 @@ class UnitView:
     resilience: int
     ultime_used: bool
     activated: bool
-    order: str | None  # "A" / "T" (the ship: "AA", "TT", "AT-B", "AT-L"), None if hidden
+    #: The mage's own order, "A" (Avancer) or "T" (Tirer), None while hidden. A central
+    #: mage carries its half of the ship's double token (R9: the Avancer / Tirer token's
+    #: orientation says which central mage gets which order).
+    order: str | None
+    token: str | None = None  # the ship's whole token ("AA", "TT", "AT-B", "AT-L")
 
 
 def visible_orders(state: MatchState, viewer: int | None) -> tuple[str | None, str | None]:
@@ -128,14 +143,22 @@ def visible_orders(state: MatchState, viewer: int | None) -> tuple[str | None, s
     )
 
 
-def _unit_order(orders: str | None, character: int) -> str | None:
+def ship_halves(token: str) -> tuple[str, str]:
+    """The Barreur's and the Lanceur's orders on the ship's token: ``AT-L`` → ``("A", "T")``."""
+    if token.startswith("AT-"):
+        return ("T", "A") if token.endswith("B") else ("A", "T")
+    return token[0], token[1]
+
+
+def _unit_order(orders: str | None, character: int) -> tuple[str | None, str | None]:
+    """The mage's own order letter and, for a central mage, the ship's whole token."""
     if orders is None:
-        return None
+        return None, None
     lateral, ship = orders.split()
     unit = UNIT_OF_CHAR[character]
     if unit == SHIP:
-        return ship
-    return lateral[(0, 1, None, 2, 3)[unit]]  # type: ignore[index]
+        return ship_halves(ship)[character - CHAR_NAMES.index("barreur")], ship
+    return lateral[(0, 1, None, 2, 3)[unit]], None  # type: ignore[index]
 
 
 def unit_views(state: MatchState, viewer: int | None) -> list[UnitView]:
@@ -144,6 +167,7 @@ def unit_views(state: MatchState, viewer: int | None) -> list[UnitView]:
     for side in (0, 1):
         for character in range(CHARS):
             unit = UNIT_OF_CHAR[character]
+            order, token = _unit_order(orders[side], character)
             views.append(
                 UnitView(
                     side=side,
@@ -152,7 +176,8 @@ def unit_views(state: MatchState, viewer: int | None) -> list[UnitView]:
                     resilience=state.res[side * CHARS + character],
                     ultime_used=bool(state.ult_used[side] >> character & 1),
                     activated=bool(state.activated[side] >> unit & 1),
-                    order=_unit_order(orders[side], character),
+                    order=order,
+                    token=token,
                 )
             )
     return views
@@ -162,8 +187,9 @@ def unit_aria(view: UnitView) -> str:
     parts = [f"{mage_label(view.side, view.character)}, ligne {view.row}"]
     parts.append(f"Résilience {view.resilience}")
     if view.order is not None:
-        token = view.order if len(view.order) > 1 else ORDER_WORDS[view.order]
-        parts.append(f"ordre {token}")
+        parts.append(f"ordre {ORDER_WORDS[view.order]}")
+        if view.token is not None:
+            parts.append(f"double-jeton du navire {view.token}")
     if view.ultime_used:
         parts.append(f"Ultime {ULTIME_NAMES[view.character]} utilisé")
     if view.activated:
@@ -171,7 +197,7 @@ def unit_aria(view: UnitView) -> str:
     return ", ".join(parts)
 
 
-def _hit(kind: str, label: str, key: str) -> str:
+def hit_attributes(kind: str, label: str, key: str) -> str:
     """The attributes that make an SVG group a keyboard- and click-activable button."""
     return (
         f' data-hit="{kind}" data-key="{escape(key)}" role="button" tabindex="0" '
@@ -182,16 +208,122 @@ def _hit(kind: str, label: str, key: str) -> str:
 def _water() -> str:
     """Rows 1–8 (the middle of the board either way up): one rect and its cell lines, the
     look of 48 cells in a twentieth of their bytes (the board is re-sent on every move)."""
-    top, bottom, right = TOP + CELL, TOP + 9 * CELL, LEFT + 6 * CELL
+    top, bottom, right = TOP + ROW, TOP + 9 * ROW, LEFT + 6 * CELL
     lines = "".join(f"M{LEFT + k * CELL} {top}V{bottom}" for k in range(1, 6))
-    lines += "".join(f"M{LEFT} {top + k * CELL}H{right}" for k in range(1, 8))
+    lines += "".join(f"M{LEFT} {top + k * ROW}H{right}" for k in range(1, 8))
     return (
         f'<rect class="akvo-board-water" x="{LEFT}" y="{top}" width="{6 * CELL}" '
-        f'height="{8 * CELL}"/><path class="akvo-board-water" d="{lines}"/>'
+        f'height="{8 * ROW}"/><path class="akvo-board-water" d="{lines}"/>'
     )
 
 
-def _grid(favoured: int, frame: Frame) -> list[str]:
+# --- Pieces, drawn at a place (the board and its legend draw them alike) -----------------------
+
+
+def chest_shape(side: int, x: int, y: int, lane: int = 0) -> str:
+    """A larimar chest in the cell whose top-left corner is (x, y)."""
+    where = f' data-lane="{lane}"' if lane else ""
+    return (
+        f'<rect class="akvo-board-chest" data-side="{SIDE_NAMES[side]}"{where} '
+        f'x="{x + 17}" y="{y + 9}" width="22" height="16" rx="3"/>'
+    )
+
+
+def favoured_mark(side: int, cy: int, cx: int = LEFT - 12) -> str:
+    """The disc behind a beach's letter: that side is favoured by this turn's weather."""
+    name = SIDE_NAMES[side]
+    return (
+        f'<g class="akvo-board-favoured" data-side="{name}">'
+        f"<title>Camp avantagé par la météo du tour : {name}</title>"
+        f'<circle cx="{cx}" cy="{cy}" r="11"/></g>'
+    )
+
+
+def unit_body(side: int, character: int, cx: int, cy: int) -> str:
+    """A mage: A's round, B's square, in its side's colour, with its two letters."""
+    colour = SIDE_COLOURS[side]
+    r = UNIT_R
+    if side == 0:
+        shape = f'<circle cx="{cx}" cy="{cy}" r="{r}" fill="{colour}"/>'
+    else:
+        shape = (
+            f'<rect x="{cx - r}" y="{cy - r}" width="{2 * r}" height="{2 * r}" rx="5" '
+            f'fill="{colour}"/>'
+        )
+    return (
+        f'{shape}<text class="akvo-board-initial" x="{cx}" y="{cy + 6}" '
+        f'text-anchor="middle">{LETTERS[character]}</text>'
+    )
+
+
+def resilience_pips(count: int, cx: int, cy: int) -> str:
+    """One yellow pip per point of Résilience, under the mage."""
+    return "".join(
+        f'<circle class="akvo-board-resilience" cx="{cx - 8 + pip * 8}" '
+        f'cy="{cy + PIPS_DY - UNIT_DY}" r="3"/>'
+        for pip in range(count)
+    )
+
+
+def ultime_mark(cx: int, cy: int) -> str:
+    """The cross at the mage's top left: its Ultime is used."""
+    return (
+        f'<text class="akvo-board-ultime-used" x="{cx - 21}" y="{cy - 4}" '
+        'text-anchor="middle">✕</text>'
+    )
+
+
+def order_mark(order: str, cx: int, cy: int) -> str:
+    """The mage's order letter at its top right: A (Avancer) or T (Tirer)."""
+    return (
+        f'<text class="akvo-board-order" x="{cx + 21}" y="{cy - 4}" '
+        f'text-anchor="middle">{order}</text>'
+    )
+
+
+def ship_frame(side: int, x: int, y: int) -> str:
+    """The ship around the two central cells whose left one's corner is (x, y)."""
+    return (
+        f'<rect x="{x + 3}" y="{y + 3}" width="{2 * CELL - 6}" height="{ROW - 6}" rx="14" '
+        f'stroke="{SIDE_COLOURS[side]}"/>'
+    )
+
+
+def badge(x: int, y: int, text: str) -> str:
+    """An odds badge in the lower band of the cell whose corner is (x, y)."""
+    chip_y = y + CHIP_DY
+    return (
+        f'<rect class="akvo-board-chip" x="{x + 1}" y="{chip_y}" width="{CELL - 2}" '
+        f'height="{CHIP_HEIGHT}" rx="4"/>'
+        f'<text class="akvo-board-odds" x="{x + CELL // 2}" y="{chip_y + CHIP_HEIGHT - 4}" '
+        f'text-anchor="middle"{fitted(text, CELL - 6)}>{escape(text)}</text>'
+    )
+
+
+def advance_cell(side: int, x: int, y: int, frame: Frame) -> str:
+    """A cell the selected mage's Advance reaches: green, dashed, with its arrow."""
+    return (
+        f'<rect x="{x + 4}" y="{y + 4}" width="{CELL - 8}" height="{ROW - 8}" rx="6"/>'
+        f'<text x="{x + CELL // 2}" y="{y + ROW // 2 + 7}" text-anchor="middle">'
+        f"{frame.forward(side)}</text>"
+    )
+
+
+def target_cell(x: int, y: int) -> str:
+    return (
+        f'<rect class="akvo-board-target-cell" x="{x + 2}" y="{y + 2}" '
+        f'width="{CELL - 4}" height="{ROW - 4}" rx="6"/>'
+    )
+
+
+def selected_ring(cx: int, cy: int) -> str:
+    return f'<circle class="akvo-board-selected" cx="{cx}" cy="{cy}" r="{UNIT_R + 4}"/>'
+
+
+# --- The board -----------------------------------------------------------------------------------
+
+
+def _grid(favoured: int | None, frame: Frame) -> list[str]:
     out = [_water()]
     for row in range(10):
         beach = row in (0, 9)
@@ -199,25 +331,16 @@ def _grid(favoured: int, frame: Frame) -> list[str]:
         for lane in frame.lanes() if beach else ():
             x = frame.x(lane)
             out.append(
-                f'<rect class="akvo-board-beach" x="{x}" y="{y}" width="{CELL}" height="{CELL}"'
+                f'<rect class="akvo-board-beach" x="{x}" y="{y}" width="{CELL}" height="{ROW}"'
                 f' data-row="{row}" data-lane="{lane}"/>'
             )
-            if beach:
-                owner = SIDE_NAMES[0 if row == 0 else 1]
-                out.append(
-                    f'<rect class="akvo-board-chest" data-side="{owner}" data-lane="{lane}" '
-                    f'x="{x + 17}" y="{y + 19}" width="22" height="16" rx="3"/>'
-                )
+            out.append(chest_shape(0 if row == 0 else 1, x, y, lane))
         label = {0: "A", 9: "B"}.get(row, str(row))
         if beach and favoured == (0 if row == 0 else 1):
-            out.append(
-                f'<g class="akvo-board-favoured" data-side="{label}">'
-                f"<title>Météo favorable à {label}</title>"
-                f'<circle cx="{LEFT - 12}" cy="{y + 28}" r="11"/></g>'
-            )
+            out.append(favoured_mark(favoured, y + ROW // 2))
         out.append(
-            f'<text class="akvo-board-axis" data-row="{row}" x="{LEFT - 12}" y="{y + 33}" '
-            f'text-anchor="middle">{label}</text>'
+            f'<text class="akvo-board-axis" data-row="{row}" x="{LEFT - 12}" '
+            f'y="{y + ROW // 2 + 5}" text-anchor="middle">{label}</text>'
         )
     for lane in frame.lanes():
         out.append(
@@ -241,66 +364,46 @@ def _lighthouse(turn: int, tier: int) -> list[str]:
         lit = " akvo-board-lit" if step <= level else ""
         out.append(
             f'<rect class="akvo-board-level{lit}" x="{LIGHT_X + 5}" '
-            f'y="{UPRIGHT.y(step) + 10}" width="24" height="{CELL - 20}" rx="3"/>'
+            f'y="{UPRIGHT.y(step) + 10}" width="24" height="{ROW - 20}" rx="3"/>'
         )
     out.append(
-        f'<text x="{middle}" y="{UPRIGHT.y(9) + 33}" text-anchor="middle">{level}</text>'
-        f'<text x="{middle}" y="{UPRIGHT.y(0) + 33}" text-anchor="middle">'
+        f'<text x="{middle}" y="{UPRIGHT.y(9) + ROW // 2 + 5}" text-anchor="middle">{level}</text>'
+        f'<text x="{middle}" y="{UPRIGHT.y(0) + ROW // 2 + 5}" text-anchor="middle">'
         f"{TIER_NUMERALS[tier]}</text></g>"
     )
     return out
 
 
-def _ship(side: int, row: int, order: str | None, frame: Frame) -> str:
-    x, y = min(frame.x(3), frame.x(4)) + 3, frame.y(row) + 3
-    token = (
-        f'<text class="akvo-board-order" x="{x + CELL - 3}" y="{y + CELL - 9}" '
-        f'text-anchor="middle">{order}</text>'
-        if order
-        else ""
-    )
+def _ship(side: int, row: int, frame: Frame) -> str:
+    x = min(frame.x(3), frame.x(4))
     return (
         f'<g class="akvo-board-ship" data-side="{SIDE_NAMES[side]}" data-row="{row}">'
-        f'<rect x="{x}" y="{y}" width="{2 * CELL - 6}" height="{CELL - 6}" rx="14" '
-        f'stroke="{SIDE_COLOURS[side]}"/>{token}</g>'
+        f"{ship_frame(side, x, frame.y(row))}</g>"
     )
+
+
+def unit_centre(lane: int, row: int, frame: Frame) -> tuple[int, int]:
+    return frame.x(lane) + UNIT_DX, frame.y(row) + UNIT_DY
 
 
 def _unit(view: UnitView, clickable: bool, frame: Frame) -> str:
     side, character = view.side, view.character
-    cx = frame.x(LANE_OF_CHAR[character]) + CELL // 2
-    cy = frame.y(view.row) + CELL // 2 - 3
-    colour = SIDE_COLOURS[side]
+    cx, cy = unit_centre(LANE_OF_CHAR[character], view.row, frame)
     classes = "akvo-board-unit" + (" akvo-board-done" if view.activated else "")
     label = unit_aria(view)
-    hit = _hit("unit", label, unit_key(side, character)) if clickable else ""
-    if side == 0:
-        shape = f'<circle cx="{cx}" cy="{cy}" r="16" fill="{colour}"/>'
-    else:
-        shape = f'<rect x="{cx - 15}" y="{cy - 15}" width="30" height="30" rx="5" fill="{colour}"/>'
+    hit = hit_attributes("unit", label, unit_key(side, character)) if clickable else ""
     parts = [
         f'<g class="{classes}" data-side="{SIDE_NAMES[side]}" '
         f'data-character="{CHAR_NAMES[character]}" data-row="{view.row}"{hit}>',
         f"<title>{escape(label)}</title>",
-        f'<circle class="akvo-board-focus" cx="{cx}" cy="{cy}" r="24"/>',
-        shape,
-        f'<text class="akvo-board-initial" x="{cx}" y="{cy + 6}" text-anchor="middle">'
-        f"{INITIALS[character]}</text>",
+        f'<circle class="akvo-board-focus" cx="{cx}" cy="{cy}" r="{UNIT_R + 5}"/>',
+        unit_body(side, character, cx, cy),
+        resilience_pips(view.resilience, cx, cy),
     ]
-    for pip in range(view.resilience):
-        parts.append(
-            f'<circle class="akvo-board-resilience" cx="{cx - 8 + pip * 8}" cy="{cy + 22}" r="3"/>'
-        )
     if view.ultime_used:
-        parts.append(
-            f'<text class="akvo-board-ultime-used" x="{cx - 19}" y="{cy - 10}" '
-            'text-anchor="middle">✕</text>'
-        )
-    if view.order is not None and len(view.order) == 1:
-        parts.append(
-            f'<text class="akvo-board-order" x="{cx + 19}" y="{cy - 10}" '
-            f'text-anchor="middle">{view.order}</text>'
-        )
+        parts.append(ultime_mark(cx, cy))
+    if view.order is not None:
+        parts.append(order_mark(view.order, cx, cy))
     parts.append("</g>")
     return "".join(parts)
 
@@ -311,6 +414,14 @@ def screen_order(views: list[UnitView], frame: Frame) -> list[UnitView]:
     return sorted(
         views, key=lambda v: (v.side != frame.bottom, lanes.index(LANE_OF_CHAR[v.character]))
     )
+
+
+def shown_favoured(state: MatchState) -> int | None:
+    """The side this turn's weather favours, or None: not drawn yet (the weather node of a
+    turn still holds the previous turn's side) or a match that is over."""
+    if state.is_terminal() or state.phase == Phase.WEATHER or state.favoured not in (0, 1):
+        return None
+    return int(state.favoured)
 
 
 def board_svg(
@@ -326,12 +437,12 @@ def board_svg(
         f'class="akvo-board-svg" role="group" data-bottom="{SIDE_NAMES[frame.bottom]}" '
         f'aria-label="Plateau, tour {state.turn}, vu depuis la plage de '
         f'{SIDE_NAMES[frame.bottom]}">',
-        *_grid(state.favoured, frame),
+        *_grid(shown_favoured(state), frame),
         *_lighthouse(state.turn, state.tier),
     ]
     for view in views:
         if view.character == CHAR_NAMES.index("barreur"):
-            out.append(_ship(view.side, view.row, view.order, frame))
+            out.append(_ship(view.side, view.row, frame))
     out.extend(_unit(view, view.side in clickable, frame) for view in views)
     out.append('<g class="akvo-board-overlay"></g></svg>')
     return "".join(out)
@@ -347,8 +458,14 @@ def odds_text(target: TargetPreview) -> str:
     return percent(target.value)
 
 
-def target_label(target: TargetPreview, enemy: int) -> str:
-    """The target in words, for its button and the details list."""
+def badge_text(target: TargetPreview) -> str:
+    """The badge's text: the odds, after ``S`` for a shot with Souffle portant."""
+    return ("S " if target.souffle else "") + odds_text(target)
+
+
+def target_label(target: TargetPreview, enemy: int, values: bool = True) -> str:
+    """The target in words, for its button and the details list (``values=False``: no
+    chance, for a quiz that asks for it)."""
     if target.souffle:
         how = (
             f" avec le Souffle portant ({target.base_distance} − {SOUFFLE_REDUCTION} = "
@@ -362,16 +479,25 @@ def target_label(target: TargetPreview, enemy: int) -> str:
     else:
         what = f"le {mage_label(enemy, CHAR_NAMES.index(target.target))}"
         chance = f"recul {percent(target.value)}"
-    return f"Tirer sur {what}{how} : {chance}"
+    return f"Tirer sur {what}{how}" + (f" : {chance}" if values else "")
 
 
-def _target_cell(preview: UnitPreview, target: TargetPreview, state: MatchState) -> tuple[int, int]:
+def target_cell_of(
+    preview: UnitPreview, target: TargetPreview, state: MatchState
+) -> tuple[int, int]:
     """The target's (lane, row): a mage's cell, or the chest on the enemy beach."""
     enemy = 1 - preview.side
     if target.target == CHEST_NAME:
         return LANE_OF_CHAR[preview.character], 9 if preview.side == 0 else 0
     character = CHAR_NAMES.index(target.target)
     return LANE_OF_CHAR[character], state.rows[enemy * UNITS + UNIT_OF_CHAR[character]]
+
+
+def badged_targets(targets: Sequence[TargetPreview]) -> list[TargetPreview]:
+    """The one shot each target cell shows on the board: the plain shot where there is one,
+    else the one Souffle portant brings in range (the details list has every shot)."""
+    plain = {t.target for t in targets if not t.souffle}
+    return [t for t in targets if not t.souffle or t.target not in plain]
 
 
 #: Rough advance widths of the bold sans-serif glyphs of the odds labels, in ems.
@@ -393,54 +519,45 @@ def overlay_svg(
     preview: UnitPreview | None,
     actions: Mapping[str, str],
     frame: Frame = UPRIGHT,
+    values: bool = True,
 ) -> str:
     """The selection layer: ``actions`` maps an element key to the legal action it plays.
 
     Keys are ``"advance-<row>"`` and the targets' engine actions (``"shoot surfeur"``); an
-    element whose key is in ``actions`` becomes a button that plays it.
+    element whose key is in ``actions`` becomes a button that plays it. Each target cell
+    shows one badge (:func:`badged_targets`) in its lower band, under the mage; with
+    ``values=False`` no badge, no number in a title or label.
     """
     if preview is None:
         return ""
     side, character = preview.side, preview.character
     lane = LANE_OF_CHAR[character]
-    cx = frame.x(lane) + CELL // 2
-    cy = frame.y(preview.row) + CELL // 2 - 3
-    out = [f'<circle class="akvo-board-selected" cx="{cx}" cy="{cy}" r="22"/>']
+    out = [selected_ring(*unit_centre(lane, preview.row, frame))]
     for step, row in enumerate(preview.advance_rows, start=1):
         key = f"advance-{row}"
         how = "" if step <= preview.order_cells else " (avec une rune de Mouvement)"
         label = f"Avancer jusqu’à la ligne {row}{how}"
         if key in actions:
-            hit = _hit("advance", label, key) + f' data-action="{escape(actions[key])}"'
+            hit = hit_attributes("advance", label, key) + f' data-action="{escape(actions[key])}"'
         else:
             hit = ""  # not a button: its <title> names it, as on the target below
-        x, y = frame.x(lane), frame.y(row)
         out.append(
             f'<g class="akvo-board-advance" data-row="{row}" data-lane="{lane}"{hit}>'
             f"<title>{escape(label)}</title>"
-            f'<rect x="{x + 4}" y="{y + 4}" width="{CELL - 8}" height="{CELL - 8}" rx="6"/>'
-            f'<text x="{x + CELL // 2}" y="{y + 35}" text-anchor="middle">'
-            f"{frame.forward(side)}</text></g>"
+            f"{advance_cell(side, frame.x(lane), frame.y(row), frame)}</g>"
         )
-    for target in preview.targets:
-        target_lane, row = _target_cell(preview, target, state)
+    for target in badged_targets(preview.targets):
+        target_lane, row = target_cell_of(preview, target, state)
         x, y = frame.x(target_lane), frame.y(row)
-        label = target_label(target, 1 - side)
+        label = target_label(target, 1 - side, values)
         legal = target.action in actions
-        hit = _hit("target", label, target.action) if legal else ""
-        chip_y = y + (CELL - CHIP_HEIGHT - 1 if target.souffle else 1)
-        odds = odds_text(target)
-        shown = ("S " if target.souffle else "") + odds
+        hit = hit_attributes("target", label, target.action) if legal else ""
+        odds = f' data-odds="{escape(odds_text(target))}"' if values else ""
         out.append(
             f'<g class="akvo-board-target" data-action="{escape(target.action)}" '
             f'data-target="{target.target}" data-souffle="{str(target.souffle).lower()}" '
-            f'data-legal="{str(legal).lower()}" data-odds="{escape(odds)}"{hit}>'
-            f"<title>{escape(label)}</title>"
-            f'<rect class="akvo-board-target-cell" x="{x + 2}" y="{y + 2}" '
-            f'width="{CELL - 4}" height="{CELL - 4}" rx="6"/>'
-            f'<rect class="akvo-board-chip" x="{x + 1}" y="{chip_y}" width="{CELL - 2}" '
-            f'height="{CHIP_HEIGHT}" rx="4"/>'
-            f'<text class="akvo-board-odds" x="{x + CELL // 2}" y="{chip_y + CHIP_HEIGHT - 5}" '
-            f'text-anchor="middle"{fitted(shown, CELL - 6)}>{escape(shown)}</text></g>'
+            f'data-legal="{str(legal).lower()}"{odds}{hit}>'
+            f"<title>{escape(label)}</title>{target_cell(x, y)}"
+            f"{badge(x, y, badge_text(target)) if values else ''}</g>"
         )
     return "".join(out)

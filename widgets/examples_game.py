@@ -12,7 +12,7 @@ from fractions import Fraction
 from html import escape
 
 import ipywidgets as w
-from IPython.display import Markdown
+from IPython.display import HTML, Markdown
 
 from akvo.config import RulesConfig
 from akvo.match import MatchState, new_match, scenario
@@ -27,6 +27,7 @@ from akvo.rules import (
 )
 from akvo.teams import preset_team
 
+from .board_legend import legend
 from .formatting import fraction, french, percent, tier_numeral
 from .game_view import board_for, log_html
 from .playthrough import play_line, quiet_action
@@ -73,9 +74,14 @@ def setup_position() -> w.VBox:
         f"la ligne {rows['A']['surfeur']}, celles de B sur la ligne {rows['B']['surfeur']} "
         f"(R2), toutes les Résiliences à {max(seen['resilience']['A'].values())}, aucun "
         f"Ultime utilisé, le score à {seen['scores'][0]} – {seen['scores'][1]}. Le premier "
-        f"jeton météo favorisera A avec une chance de {fraction(bag['weather A'])} (R8).</p>"
+        f"jeton météo avantagera A avec une chance de {fraction(bag['weather A'])} (R8).</p>"
     )
     return _figure(caption, state, "akvo-setup-position")
+
+
+def board_legend() -> HTML:
+    """Every symbol of the live board, drawn by the board's own pieces (its « Légende »)."""
+    return legend()
 
 
 def setup_seen_from_b() -> w.VBox:

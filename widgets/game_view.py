@@ -15,10 +15,13 @@ from .board import Board
 from .formatting import french
 
 
-def board_for(state: MatchState, *, interactive: bool = True, flipped: bool = False) -> Board:
+def board_for(
+    state: MatchState, *, interactive: bool = True, flipped: bool = False, compact: bool = False
+) -> Board:
     """The live board of ``state``: a click on a mage shows its advances and its targets
-    with the engine's exact odds (the Board's own preview); ``flipped``: seen from B's seat."""
-    return Board(state, interactive=interactive, flipped=flipped)
+    with the engine's exact odds (the Board's own preview); ``flipped``: seen from B's seat;
+    ``compact``: the sticky board of a page whose controls sit under it."""
+    return Board(state, interactive=interactive, flipped=flipped, compact=compact)
 
 
 def typographic(text: str) -> str:

@@ -86,7 +86,7 @@ def turn_sequence() -> str:
             [
                 f"<b>Phare</b> : le vent monte d’un niveau (au tour 1, il est déjà au niveau 1) ;"
                 f" {last} tours, {last} niveaux.",
-                "<b>Girouette</b> : révéler un jeton météo ; le camp favorisé agit en premier.",
+                "<b>Girouette</b> : révéler un jeton météo ; le camp avantagé agit en premier.",
                 "<b>Préparation</b> : chaque camp programme en secret un ordre par unité "
                 "(Avancer ou Tirer ; un double-jeton pour le navire).",
                 "<b>Action</b> : ordres révélés ensemble ; les camps activent une unité chacun "

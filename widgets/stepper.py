@@ -62,7 +62,7 @@ def chance_note(state: MatchState, action: str) -> str:
     odds: dict[str, Fraction] = dict(state.chance_outcomes())
     side = action.split()[1]
     return french(
-        f"Tirage du jeton météo : il favorisait {side} avec une chance de "
+        f"Tirage du jeton météo : il avantageait {side} avec une chance de "
         f"{fraction(odds[action])} ({percent(odds[action])})."
     )
 
@@ -83,7 +83,9 @@ class LineStepper(w.VBox):  # type: ignore[misc]
         self._done = done
         self.state, self._chooser = start()
         self.lines: list[str] = []
-        self.board = board_for(self.state)
+        # Compact: on a phone the board sticks to the top while the reader presses « Étape
+        # suivante » and reads the step under it.
+        self.board = board_for(self.state, compact=True)
         self.next = w.Button(description="Étape suivante", icon="forward")
         self.next.add_class("akvo-stepper-next")
         self.restart = w.Button(description="Recommencer", icon="undo")
@@ -96,10 +98,10 @@ class LineStepper(w.VBox):  # type: ignore[misc]
         self.children = [
             c.panel(
                 [
+                    self.board,
                     w.HBox([self.next, self.restart]),
                     self.step,
                     self.prompt,
-                    self.board,
                     self.journal,
                 ],
                 css,

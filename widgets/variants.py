@@ -260,17 +260,48 @@ def wins_html(field: str, default: Results, variant: Results, comparison: Compar
         ],
     ]
     header = [f"Mesure (intervalle à 95{NBSP}%)", "Lecture par défaut", "Variante"]
+    played = coverage_html(field, comparison)
+    if not comparison.exercised:
+        return c.table(header, rows) + played
     delta = comparison.delta
     if delta.low > 0 or delta.high < 0:
         side = "A" if delta.low > 0 else "B"
         verdict = f"la variante favorise {side} de façon mesurable."
     else:
         verdict = "l’intervalle contient 0 : sur ces matchs, pas d’effet mesurable."
-    return c.table(header, rows) + french(
+    changed = comparison.changed
+    text = french(
         f"<p>Différence appariée des points de match de A (variante moins défaut) : "
         f"<b class='{css}-delta'>{points_text(delta, signed=True)}</b> ; {verdict} "
-        f"Vainqueur changé dans <b class='{css}-changed'>{integer(comparison.changed)}</b>"
-        f" {'match' if comparison.changed < 2 else 'matchs'} sur {integer(comparison.matches)}.</p>"
+        f"Vainqueur changé dans <b class='{css}-changed'>{integer(changed)}</b>"
+        f" {'match' if changed < 2 else 'matchs'} sur {integer(comparison.matches)}.</p>"
+    )
+    return c.table(header, rows) + text + played
+
+
+def _times(count: int) -> str:
+    return f"{integer(count)} fois" if count != 1 else "une fois"
+
+
+def coverage_html(field: str, comparison: Comparison) -> str:
+    """In how many matches the rule came into play (« matchs où la règle a joué ») and how
+    often under each reading — or that the bots never brought it into play."""
+    rule = next((r for r in comparison.rules if r.field == field), None)
+    css = f"akvo-variant-{field}-played"
+    if rule is None or not rule.counted:
+        return french(
+            "<p>Le laboratoire ne compte pas encore les situations où cette règle joue.</p>"
+        )
+    if not rule.played:
+        return french(
+            f"<p class='{css}'><b>Règle jamais en jeu</b> : sur ces {integer(rule.total)} "
+            "matchs, les bots n’ont jamais rencontré la situation où les deux lectures "
+            "diffèrent ; aucun effet ne peut être mesuré (ce n’est pas un effet nul).</p>"
+        )
+    return french(
+        f"<p>Matchs où la règle a joué : <b class='{css}'>{integer(rule.matches)}</b> sur "
+        f"{integer(rule.total)} ({_times(rule.first)} avec la lecture par défaut, "
+        f"{_times(rule.second)} avec la variante).</p>"
     )
 
 

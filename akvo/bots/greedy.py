@@ -13,24 +13,31 @@ Each decision is answered by a simple rule over exact worths (:mod:`akvo.bots.va
   :func:`akvo.shots.shot`, gains at least :func:`spend_min`; Mouvement when the extra cell
   brings a chest into range; Relance by R15 (:func:`akvo.match.r15_relance`);
 - prodige: recover the most useful category; Rouleau always; Trident when mage targets are
-  worth more than the chest; the rune U is kept.
+  worth more than the chest;
+- the rune U (R22), before a turn's first activation: to restore Vigie, Égide or
+  Tourbillon when declaring it again gains at least :func:`spend_min` this turn; from the
+  last regular turn on (nothing is worth keeping then), to restore Souffle portant when an
+  ally shoots this turn, Trident when the Plongeur does, Rouleau when the Surfeur does.
 
 Thresholds fall as the match goes on: a rune or Ultime unused at the end is wasted.
 """
 
 from __future__ import annotations
 
-import random
+import re
+from collections.abc import Callable
 from typing import Final
 
 from akvo.bots.values import (
     best_worth,
     resolution_key,
     rune_gain,
+    shooters,
     split_target_worths,
     target_worths,
     ultime_gains,
 )
+from akvo.errors import AkvoError
 from akvo.match.actions import (
     ADVANCE,
     FIRST_BARREUR,
@@ -54,36 +61,26 @@ from akvo.match.actions import (
 )
 from akvo.match.board import (
     BARREUR,
+    CHAR_NAMES,
     CHARS_OF_UNIT,
+    KITESURFEUR,
     LANCEUR,
+    PEDALAIR,
     PLONGEUR,
     SHIP,
+    SURFEUR,
     UNIT_OF_CHAR,
     UNIT_OF_NAME,
 )
 from akvo.match.bots import r15_relance
 from akvo.match.geometry import chest_distance, reach, room_ahead
-from akvo.match.phases import (
-    ACTIVATE,
-    ATTACK_RUNE,
-    DEFENCE_RUNE,
-    ORDERS,
-    PRE_SHOT,
-    PRODIGE,
-    RELANCE,
-    SHIP_ORDER,
-    TARGET,
-)
-from akvo.match.phases import ADVANCE as ADVANCE_PHASE
-from akvo.match.phases import ROULEAU as ROULEAU_PHASE
-from akvo.match.phases import TRIDENT as TRIDENT_PHASE
-from akvo.match.phases import TRIDENT_AGAIN as TRIDENT_MORE_PHASE
+from akvo.match.phases import PHASE_COUNT, RESTING
 from akvo.match.preview import CHEST_NAME
 from akvo.match.roster import ATTAQUE, CONFUSION, DEFENSE, MOUVEMENT
 from akvo.match.roster import RELANCE as RELANCE_CAT
 from akvo.match.schema import EFFECT_EGIDE, EFFECT_TOURBILLON, EFFECT_VIGIE
 from akvo.match.state import MatchState
-from akvo.rules import DISTANCES
+from akvo.rules import DISTANCES, TURNS
 
 #: A unit programs Tirer when its best target now is worth at least this (points).
 SHOOT_MIN: Final = 0.05
@@ -107,6 +104,11 @@ _UNIT_OF: Final[list[int]] = list(UNIT_OF_CHAR)
 _FIRST_CHAR: Final[list[int]] = [chars[0] for chars in CHARS_OF_UNIT]
 _UNIT_OF_ACTIVATION: Final = {f"activate {name}": unit for name, unit in UNIT_OF_NAME.items()}
 _CHEST_ACTION: Final = f"shoot {CHEST_NAME}"
+_RUNE_U: Final = "rune U "
+_RUNE_U_CHAR: Final = {f"{_RUNE_U}{name}": char for char, name in enumerate(CHAR_NAMES)}
+#: The turn-long Ultime of each character that has one (R24): its effect bit.
+_EFFECT_OF: Final = {KITESURFEUR: EFFECT_TOURBILLON, BARREUR: EFFECT_EGIDE, LANCEUR: EFFECT_VIGIE}
+_LAST_REGULAR_TURN: Final = TURNS[-1]
 _MAX_RANGE: Final = DISTANCES[-1]
 
 
@@ -119,44 +121,24 @@ def spend_min(turn: int) -> float:
 
 
 class GreedyBot:
-    """Best immediate expected value; ties broken by a seeded generator."""
+    """Best immediate expected value. Deterministic (ties go by a fixed order): ``seed`` is
+    taken only for :func:`akvo.bots.make_bot`'s sake."""
 
     def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
+        self.seed = seed
 
     def __call__(self, state: MatchState) -> str:
         return self.choose(state)
 
     # --- the decision by phase -------------------------------------------------------------
     def choose(self, state: MatchState) -> str:
-        phase = state.phase
-        if phase == ORDERS:
-            return self.orders(state)
-        if phase == ACTIVATE:
-            return self.activation(state)
-        if phase == TARGET:
-            return self.target(state)
-        if phase == ATTACK_RUNE:
-            return self.attack_rune(state)
-        if phase == DEFENCE_RUNE:
-            return self.defence_rune(state)
-        if phase == RELANCE:
-            return r15_relance(state)
-        if phase == PRODIGE:
-            return self.recover(state)
-        if phase == ROULEAU_PHASE:
-            return ROULEAU
-        if phase == SHIP_ORDER:
-            return self.ship_order(state)
-        if phase == TRIDENT_PHASE:
-            return self.trident(state)
-        if phase == TRIDENT_MORE_PHASE:
-            return self.trident_more(state)
-        if phase == ADVANCE_PHASE:
-            return self.advance(state)
-        if phase == PRE_SHOT:
-            return self.pre_shot(state)
-        return self.rng.choice(state.legal)  # pragma: no cover - every phase is listed
+        return _ANSWERS[state.phase](self, state)
+
+    def relance(self, state: MatchState) -> str:
+        return r15_relance(state)
+
+    def rouleau(self, state: MatchState) -> str:
+        return ROULEAU
 
     # --- orders and activations ------------------------------------------------------------
     def _wants_to_shoot(self, state: MatchState, side: int, character: int) -> bool:
@@ -182,10 +164,14 @@ class GreedyBot:
             ship = _SHIP_AA
         return f"orders {lateral} {_SHIP_TOKENS[ship]}"
 
-    def activation(self, state: MatchState) -> str:
+    def activate(self, state: MatchState) -> str:
         side = state.side
         legal = state.legal
         if not state.activated[side]:  # an Ultime lasts the turn: declare it before the first
+            if legal[-1].startswith(_RUNE_U):  # the engine offers the rune U last
+                restore = self.rune_u(state, legal)
+                if restore:
+                    return restore
             declarable = [a for a in _ULTIME_EFFECTS if a in legal]
             if declarable:
                 gains = ultime_gains(state, side, tuple(_ULTIME_EFFECTS[a] for a in declarable))
@@ -209,6 +195,28 @@ class GreedyBot:
                 best_action, best = action, worth
         return best_action
 
+    def rune_u(self, state: MatchState, legal: tuple[str, ...]) -> str:
+        """The rune U action worth playing now (see the module), or ``""``."""
+        side, turn = state.side, state.turn
+        options = {_RUNE_U_CHAR[a]: a for a in legal if a.startswith(_RUNE_U)}
+        effects = [
+            (_EFFECT_OF[char], action)
+            for char, action in options.items()
+            if char in _EFFECT_OF and not state.effects[side] & _EFFECT_OF[char]
+        ]
+        if effects:
+            gains = ultime_gains(state, side, tuple(effect for effect, _ in effects))
+            gain, action = max(zip(gains, [a for _, a in effects], strict=True))
+            if gain > 0 and gain >= spend_min(turn):
+                return action
+        if turn < _LAST_REGULAR_TURN:
+            return ""
+        shooting = shooters(state, side)
+        for char, needed in ((PEDALAIR, -1), (PLONGEUR, PLONGEUR), (SURFEUR, SURFEUR)):
+            if char in options and shooting and (needed < 0 or needed in shooting):
+                return options[char]
+        return ""
+
     def ship_order(self, state: MatchState) -> str:
         side = state.side
         orders = state.orders[side]
@@ -230,7 +238,7 @@ class GreedyBot:
         mage = max((w for a, w in worths.items() if a != _CHEST_ACTION), default=0.0)
         return TRIDENT if mage > 0 and 2 * mage > chest else NO_TRIDENT
 
-    def trident_more(self, state: MatchState) -> str:
+    def trident_again(self, state: MatchState) -> str:
         return SHOOT_AGAIN if target_worths(state, state.side, PLONGEUR) else STOP
 
     def advance(self, state: MatchState) -> str:
@@ -260,7 +268,7 @@ class GreedyBot:
         legal = state.legal
         current = state.shot
         assert current is not None
-        plain, souffle = split_target_worths(state, current.side, current.shooter, souffle=True)
+        plain, souffle = split_target_worths(state, current.side, current.shooter)
         best_plain = max(plain.values(), default=0.0)
         floor = max(spend_min(state.turn), 0.01)
         best_action, best = "", -1.0
@@ -302,7 +310,7 @@ class GreedyBot:
             return NO_RUNE
         return legal[best_index]
 
-    def recover(self, state: MatchState) -> str:
+    def prodige(self, state: MatchState) -> str:
         current = state.shot
         assert current is not None
         side = current.pending[0][0]
@@ -313,7 +321,18 @@ class GreedyBot:
         )
 
 
+def _no_decision(bot: GreedyBot, state: MatchState) -> str:  # pragma: no cover - never asked
+    raise AkvoError(f"the greedy bot has no answer at phase {state.phase_name()!r}")
+
+
 def _worth_after_step(state: MatchState, side: int, character: int) -> float:
     """Best worth of the character once its unit has moved one cell forward (R10: unless
     blocked)."""
     return best_worth(state, side, character, row=reach(state.rows, side, _UNIT_OF[character], 1))
+
+
+#: Each decision phase's answer: the method named after the phase's label (``"attack
+#: rune"`` → :meth:`GreedyBot.attack_rune`); chance and internal phases have none.
+_ANSWERS: Final[list[Callable[[GreedyBot, MatchState], str]]] = [_no_decision] * PHASE_COUNT
+for _phase in RESTING:
+    _ANSWERS[_phase] = getattr(GreedyBot, re.sub(r"\W", "_", _phase.label), _no_decision)

@@ -60,7 +60,7 @@ class SearchBot:
         self.budget: int = budget
         self.horizon: int | None = horizon if isinstance(horizon, int) else None
         self.seeds = KeyedChance(random.getrandbits(64) if seed is None else seed)
-        self.greedy = GreedyBot(self.seeds.word(0, 0) >> 32)
+        self.greedy = GreedyBot(self.seeds.decision_word(0) >> 32)
         self.rollout_bots = (GreedyBot(1), GreedyBot(2))
 
     def __call__(self, state: MatchState) -> str:
@@ -73,7 +73,7 @@ class SearchBot:
         base = self.greedy.orders(state, side)
         candidates = [base, *neighbours(base)]
         key = decision_key(state)
-        seeds = [self.seeds.word(key, k) for k in range(self.budget)]
+        seeds = [self.seeds.decision_word(key, k) for k in range(self.budget)]
         best, best_score = base, float("-inf")
         for candidate in candidates:
             score = 0.0

@@ -25,4 +25,4 @@ class UniformBot:
 
     def __call__(self, state: MatchState) -> str:
         legal = state.legal
-        return legal[int(self.chance.uniform(decision_key(state)) * len(legal))]
+        return legal[int(self.chance.decision_uniform(decision_key(state)) * len(legal))]

@@ -195,16 +195,6 @@ def clear_worths() -> None:
     _LAST[0] = None
 
 
-def _effects(state: MatchState, side: int, effects: Effects | None) -> tuple[int, int]:
-    """(``side``'s effects, the other side's): ``effects`` if given, else those in force."""
-    if effects is None:
-        now = state.effects
-        return now[side], now[1 - side]
-    if side == 0:
-        return effects[0], effects[1]
-    return effects[1], effects[0]
-
-
 def _base(turn: int, mine: int, theirs: int, character: int) -> int:
     """The part of a shot's table index that the tier and the effects in force decide."""
     base = _TIER_OF_TURN[turn] * _TIER_STRIDE
@@ -224,44 +214,45 @@ def _chest_index(base: int, distance: int, row: int, guard_row: int) -> int:
     return _CHEST + base + distance * _DISTANCE + code * _IDIST
 
 
-def _chest_worth(table: list[float], rules: RulesConfig, index: int, distance: int) -> float:
-    if distance < 0:  # off the board: no such shot (no table entry either)
-        return 0.0
+def _worth(table: list[float], rules: RulesConfig, index: int) -> float:
+    """The worth of the shot at ``index``: read from ``table``, computed on a miss."""
     worth = table[index]
     return worth if worth >= 0.0 else _fill(table, rules, index)
 
 
+def _chest_worth(table: list[float], rules: RulesConfig, index: int, distance: int) -> float:
+    if distance < 0:  # off the board: no such shot (no table entry either)
+        return 0.0
+    return _worth(table, rules, index)
+
+
 def target_worths(
-    state: MatchState,
-    side: int,
-    character: int,
-    effects: Effects | None = None,
-    souffle: bool = False,
-    row: int | None = None,
+    state: MatchState, side: int, character: int, souffle: bool = False
 ) -> dict[str, float]:
-    """Every target in range now (``shoot …`` → worth), with the Ultime effects in force (or
-    ``effects``, to ask "what if"); with ``souffle``, also the ``shoot … souffle`` shots
-    Souffle portant offers while the Pédalair's Ultime is free (R24); with ``row``, as if
-    the character's unit stood on that row. Plain shots first (the mages in character
-    order, then the chest), then the Souffle ones in the same order."""
-    out, extra = split_target_worths(state, side, character, effects, souffle, row)
+    """Every target in range now (``shoot …`` → worth), with the Ultime effects in force;
+    with ``souffle``, also the ``shoot … souffle`` shots Souffle portant offers while the
+    Pédalair's Ultime is free (R24). Plain shots first (the mages in character order, then
+    the chest), then the Souffle ones in the same order."""
+    out, extra = _target_worths(state, side, character, souffle)
     out.update(extra)
     return out
 
 
 def split_target_worths(
-    state: MatchState,
-    side: int,
-    character: int,
-    effects: Effects | None = None,
-    souffle: bool = False,
-    row: int | None = None,
+    state: MatchState, side: int, character: int
 ) -> tuple[dict[str, float], dict[str, float]]:
-    """:func:`target_worths` as two dicts: the plain shots, and the Souffle portant ones."""
-    mine, theirs = _effects(state, side, effects)
+    """:func:`target_worths` with Souffle portant as two dicts: the plain shots, and the
+    Souffle portant ones."""
+    return _target_worths(state, side, character, True)
+
+
+def _target_worths(
+    state: MatchState, side: int, character: int, souffle: bool
+) -> tuple[dict[str, float], dict[str, float]]:
+    mine, theirs = state.effects[side], state.effects[1 - side]
     souffle = souffle and not state.ult_used[side] >> PEDALAIR & 1
     rows = state.rows
-    at = rows[side * UNITS + _UNIT_OF[character]] if row is None else row
+    at = rows[side * UNITS + _UNIT_OF[character]]
     res = state.res
     rules = state.rules
     table = _worths_of(rules).shots
@@ -280,12 +271,10 @@ def split_target_worths(
         if target == KITESURFEUR:
             index += spin
         if distance <= MAX_RANGE:
-            worth = table[index]
-            out[_SHOOT[target]] = worth if worth >= 0.0 else _fill(table, rules, index)
+            out[_SHOOT[target]] = _worth(table, rules, index)
         if souffle and distance >= SOUFFLE_REDUCTION:
             index += _SOUFFLE
-            worth = table[index]
-            extra[_SHOOT_SOUFFLE[target]] = worth if worth >= 0.0 else _fill(table, rules, index)
+            extra[_SHOOT_SOUFFLE[target]] = _worth(table, rules, index)
     distance = chest_distance(side, at)
     # Trident's shots are at mages (R24)
     if distance <= MAX_SOUFFLE_DISTANCE and not (state.trident and character == PLONGEUR):
@@ -301,31 +290,20 @@ def split_target_worths(
     return out, extra
 
 
-def best_worth(
-    state: MatchState,
-    side: int,
-    character: int,
-    effects: Effects | None = None,
-    row: int | None = None,
-) -> float:
-    """The best worth among the character's targets now (0 when none is in range); with
-    ``row``, as if its unit stood on that row; with ``effects``, those Ultime effects in
-    force. The maximum of :func:`target_worths`' plain shots, without building them."""
-    if effects is None:
-        mine, theirs = state.effects[side], state.effects[1 - side]
-    elif side == 0:
-        mine, theirs = effects[0], effects[1]
-    else:
-        mine, theirs = effects[1], effects[0]
+def best_worth(state: MatchState, side: int, character: int, row: int | None = None) -> float:
+    """The best worth among the character's targets now (0 when none is in range), with the
+    Ultime effects in force; with ``row``, as if its unit stood on that row. The maximum of
+    :func:`target_worths`' plain shots, without building them."""
+    mine, theirs = state.effects[side], state.effects[1 - side]
     at = state.rows[side * UNITS + _UNIT_OF[character]] if row is None else row
     return _best(state, side, character, mine, theirs, at)
 
 
 def _best(state: MatchState, side: int, character: int, mine: int, theirs: int, at: int) -> float:
     """:func:`best_worth` with the effects of each side (``mine``: the shooter's) and the
-    shooter's row. The bots' hottest function (several calls per decision): its helpers —
-    :func:`_base` and :func:`akvo.match.geometry.mage_distance` — are inlined, which saves
-    a call each per target; ``tests/test_bots.py`` checks it against
+    shooter's row. The bots' hottest function (several calls per decision):
+    :func:`akvo.match.geometry.mage_distance` is inlined, which saves a call per target
+    (:func:`_base`, once per call, is not); ``tests/test_bots.py`` checks it against
     :func:`target_worths`."""
     rules = state.rules
     last = _LAST[0]
@@ -334,13 +312,7 @@ def _best(state: MatchState, side: int, character: int, mine: int, theirs: int, 
     res = state.res
     enemy = (1 - side) * UNITS
     guard = (1 - side) * CHARS
-    base = _TIER_OF_TURN[state.turn] * _TIER_STRIDE  # _base, inlined
-    if mine & _ON_VIGIE:
-        base += _VIGIE
-    if character == KITESURFEUR and mine & _ON_TOURBILLON:
-        base += _WHIRL
-    if theirs & _ON_EGIDE:
-        base += _EGIDE
+    base = _base(state.turn, mine, theirs, character)
     spin = _SPIN if theirs & _ON_TOURBILLON else 0
     best = 0.0  # worths are never negative: the maximum, or 0 with no target
     for target, unit, lanes_apart in _REACHABLE[character]:
@@ -350,9 +322,7 @@ def _best(state: MatchState, side: int, character: int, mine: int, theirs: int, 
             index = base + distance * _DISTANCE + res[guard + target] * _RESILIENCE
             if target == KITESURFEUR:
                 index += spin
-            worth = table[index]
-            if worth < 0.0:
-                worth = _fill(table, rules, index)
+            worth = _worth(table, rules, index)
             if worth > best:
                 best = worth
     if state.trident and character == PLONGEUR:
@@ -363,9 +333,7 @@ def _best(state: MatchState, side: int, character: int, mine: int, theirs: int, 
         index += res[guard + character] * _RESILIENCE
         if character == KITESURFEUR:
             index += spin
-        worth = table[index]
-        if worth < 0.0:
-            worth = _fill(table, rules, index)
+        worth = _worth(table, rules, index)
         if worth > best:
             best = worth
     return best
@@ -506,9 +474,7 @@ def _best_of(
         index = base + (packed >> 1)
         if packed & 1:
             index += spin
-        worth = table[index]
-        if worth < 0.0:
-            worth = _fill(table, rules, index)
+        worth = _worth(table, rules, index)
         if worth > best:
             best = worth
     return best

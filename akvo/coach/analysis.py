@@ -3,8 +3,21 @@
 For every decision of the analysed side(s) in a match record, :func:`analyse` estimates
 (:class:`akvo.coach.chances.WinChances`) the chance that the side deciding wins after the
 option it chose and after every other option (at the orders: the greedy bot's programme,
-its neighbours and the one chosen), and reads the *loss*: the best option's win chance minus
-the chosen one's, on the same dice (common random numbers). A loss earns a verdict:
+its neighbours and the one chosen), all on the same dice (common random numbers), and
+reads the *loss*:
+
+- the *difference*: the best option's estimated win chance minus the chosen one's;
+- the *loss* is the difference when the rollouts show it — the paired 95 % interval of
+  best minus chosen (rollout *i* of both saw the same dice) lies above 0 — and 0
+  otherwise: a difference within the noise is no mistake. Without this, the best of
+  several noisy estimates always looks better than the choice, and a good player's
+  decisions would collect losses that are only noise (with 16 rollouts and a few options,
+  the greedy bot lost « 2 points » a decision that way);
+- rollouts are spent where they decide: every option gets ``rollouts`` first, and only
+  where the difference is neither shown nor surely below 5 points are they doubled, up to
+  ``max_rollouts`` (4 × by default). A decision settled at once costs no more.
+
+A loss earns a verdict (:data:`VERDICTS`; one point = 1 % of win chance):
 
 ====================  ===============================================
 loss (win chance)     verdict
@@ -14,11 +27,11 @@ loss (win chance)     verdict
 ≥ 5 points            « imprécision »
 ====================  ===============================================
 
-(:data:`VERDICTS`; one point = 1 % of win chance). The loss is a point estimate: with a
-small rollout budget a loss below ~10 points may be noise (each row keeps its rollouts and
-intervals to tell). Every decision uses the same rollout seeds, so neighbouring decisions
-see the same dice to come and the win-chance curve is smooth; the analysis is reproducible
-from ``seed``, whatever the workers.
+With a small budget only large losses can be shown (16 rollouts show about 25 points, 64
+about 10): the verdicts are sure, not exhaustive — more rollouts find the smaller ones.
+Every decision uses the same rollout seeds, so neighbouring decisions see the same dice
+to come and the win-chance curve is smooth; the analysis is reproducible from ``seed``,
+whatever the workers.
 
 It runs in this process (``workers=0``), on a new Dask LocalCluster (the default, one
 worker per core, :func:`akvo.lab.run.dask_client`) or on an existing cluster (``client``
@@ -38,19 +51,22 @@ from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from akvo.coach.budget import DEFAULT_ROLLOUTS, MAX_ROLLOUTS
 from akvo.coach.chances import WIN, OptionChance, WinChances, candidate_options
 from akvo.coach.errors import CoachError
 from akvo.errors import RecordError, excerpt
-from akvo.lab.stats import Interval, proportion
+from akvo.lab.stats import Interval, mean_interval, proportion
 from akvo.match.board import SIDE_NAMES
 from akvo.match.state import MatchState, replay
 
-#: Rollouts per option by default (``akvo analyse --rollouts``).
-DEFAULT_ROLLOUTS: Final = 16
-MAX_ROLLOUTS: Final = 10_000
 #: (verdict, least loss of win chance), the gravest first.
 VERDICTS: Final = (("gaffe", 0.20), ("erreur", 0.10), ("imprécision", 0.05))
 VERDICT_NAMES: Final = tuple(name for name, _ in reversed(VERDICTS))
+#: The least loss that earns a verdict: below it, more rollouts would change nothing.
+SMALLEST_LOSS: Final = VERDICTS[-1][1]
+#: Rollouts per option go up to this many times the first budget where the noise hides
+#: the answer (``max_rollouts``).
+EXTRA_FACTOR: Final = 4
 #: The header of the table :meth:`Analysis.to_text` prints.
 HEADER: Final = ("coup", "camp", "choix", "meilleur", "p_choix", "p_meilleur", "perte", "verdict")
 SUMMARY_HEADER: Final = ("camp", "décisions", "perte_moyenne", *VERDICT_NAMES)
@@ -59,6 +75,16 @@ CHUNKS_PER_WORKER: Final = 6
 NBSP: Final = "\u00a0"
 
 Progress = Callable[[int, int], bool | None]
+
+
+def paired_difference(first: OptionChance, second: OptionChance) -> Interval:
+    """``first``'s win chance minus ``second``'s with a paired 95 % interval: Student t over
+    the rollouts' win differences (rollout *i* of both saw the same dice, so the pairs are
+    much surer than the two intervals apart); :func:`akvo.lab.stats.mean_interval`."""
+    wins = [
+        float((a == WIN) - (b == WIN)) for a, b in zip(first.outcomes, second.outcomes, strict=True)
+    ]
+    return mean_interval(wins)
 
 
 def verdict(loss: float) -> str | None:
@@ -92,21 +118,27 @@ class Decision:
         return SIDE_NAMES[self.side]
 
     @property
-    def loss(self) -> float:
-        """Win chance lost by the choice: best − chosen (0 when the choice was the best)."""
+    def difference(self) -> float:
+        """The best option's estimated win chance minus the chosen one's (≥ 0)."""
         return self.best.p - self.chosen.p
 
     @property
     def loss_interval(self) -> Interval:
-        """The loss with a paired 95 % interval (rollout *i* of both options saw the same
-        dice): Student t over the rollouts' win differences."""
-        from akvo.lab.stats import mean_interval
+        """The difference with its paired 95 % interval (rollout *i* of both options saw the
+        same dice): :func:`paired_difference`."""
+        return paired_difference(self.best, self.chosen)
 
-        wins = [
-            float((b == WIN) - (c == WIN))
-            for b, c in zip(self.best.outcomes, self.chosen.outcomes, strict=True)
-        ]
-        return mean_interval(wins)
+    @property
+    def shown(self) -> bool:
+        """Whether the rollouts tell the best option from the choice: the paired interval
+        lies above 0."""
+        return self.best.action != self.chosen.action and self.loss_interval.low > 0
+
+    @property
+    def loss(self) -> float:
+        """The win chance the choice lost: :attr:`difference` when the rollouts show it
+        (:attr:`shown`), else 0 — a difference within the noise is no mistake."""
+        return self.difference if self.shown else 0.0
 
     @property
     def verdict(self) -> str | None:
@@ -118,12 +150,12 @@ class Decision:
         chosen = f"« {self.chosen.action} » laissait {_percent(self.chosen.p)} de chances de gagner"
         if self.best.action == self.chosen.action:
             return f"{head} {chosen} : c'était le meilleur choix estimé."
-        better = (
-            f"« {self.best.action} » en laissait {_percent(self.best.p)} "
-            f"({_points(self.loss)} de plus)"
-        )
+        better = f"« {self.best.action} » en laissait {_percent(self.best.p)}"
+        if not self.shown:
+            noise = "un écart que les simulations ne distinguent pas du hasard"
+            return f"{head} {chosen} ; {better}, {noise}."
         judged = f" : {self.verdict}." if self.verdict else "."
-        return f"{head} {chosen} ; {better}{judged}"
+        return f"{head} {chosen} ; {better} ({_points(self.loss)} de plus){judged}"
 
     def cells(self) -> tuple[str, ...]:
         """The row of the table (:data:`HEADER`)."""
@@ -190,7 +222,8 @@ class Analysis:
 
     decisions: tuple[Decision, ...]
     sides: tuple[int, ...]
-    rollouts: int
+    rollouts: int  # per option first
+    max_rollouts: int  # per option at most, where the noise hid the answer
     seed: int
     complete: bool
     teams: tuple[str, str]
@@ -247,6 +280,7 @@ class Analysis:
             "result": self.result,
             "sides": [SIDE_NAMES[s] for s in self.sides],
             "rollouts": self.rollouts,
+            "max_rollouts": self.max_rollouts,
             "seed": self.seed,
             "complete": self.complete,
             "decisions": [row.to_dict() for row in self.decisions],
@@ -310,15 +344,36 @@ def decision_nodes(record: dict[str, Any]) -> Iterator[tuple[int, MatchState, st
         state.apply_action(action)
 
 
-def _decide(state: MatchState, chosen: str, index: int, rollouts: int, seed: int) -> Decision:
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """How each decision is estimated: ``rollouts`` per option first, up to ``most`` where
+    the noise hides the answer, the rollouts' dice from ``seed``."""
+
+    rollouts: int
+    most: int
+    seed: int
+
+
+def _decide(state: MatchState, chosen: str, index: int, plan: Plan) -> Decision:
+    """Estimate every option with ``plan.rollouts`` rollouts, then double them while the
+    best option and the choice differ by more than the noise can hide yet less than it can
+    show (see the module), up to ``plan.most``."""
+    rollouts, most, seed = plan.rollouts, plan.most, plan.seed
     options = candidate_options(state)
     if chosen not in options:
         options = (*options, chosen)
     chances = WinChances(state, options, seed=seed)
-    estimates = chances.refine(rollouts)
-    by_action = {chance.action: chance for chance in estimates}
-    choice = by_action[chosen]
-    best = max(estimates, key=lambda c: (c.wins, c.action == chosen))
+    chances.refine(rollouts)
+    while True:
+        estimates = chances.chances()
+        choice = chances[chosen]
+        best = max(estimates, key=lambda c: (c.wins, c.action == chosen))
+        if best.action == chosen or chances.rollouts >= most:
+            break
+        interval = paired_difference(best, choice)
+        if interval.low > 0 or interval.high < SMALLEST_LOSS:
+            break
+        chances.refine(min(chances.rollouts, most - chances.rollouts))
     return Decision(
         coup=index + 1,
         turn=state.turn,
@@ -331,16 +386,14 @@ def _decide(state: MatchState, chosen: str, index: int, rollouts: int, seed: int
     )
 
 
-def analyse_chunk(
-    record: dict[str, Any], indices: Sequence[int], rollouts: int, seed: int
-) -> list[Decision]:
+def analyse_chunk(record: dict[str, Any], indices: Sequence[int], plan: Plan) -> list[Decision]:
     """Analyse the decisions at these action indices of a checked record (a worker's task)."""
     wanted = set(indices)
     out: list[Decision] = []
     last = max(wanted, default=-1)
     for index, state, action in decision_nodes(record):
         if index in wanted:
-            out.append(_decide(state, action, index, rollouts, seed))
+            out.append(_decide(state, action, index, plan))
         if index >= last:
             break
     return out
@@ -370,6 +423,7 @@ def analyse(
     *,
     side: object = None,
     rollouts: object = DEFAULT_ROLLOUTS,
+    max_rollouts: object = None,
     seed: object = 0,
     workers: int | None = None,
     client: Any = None,
@@ -379,8 +433,10 @@ def analyse(
 ) -> Analysis:
     """Analyse the decisions of a match record (:meth:`~akvo.match.MatchState.record`).
 
-    - ``side``: ``"A"``, ``"B"`` or None for both; ``rollouts`` per option; ``seed``: the
-      master seed of the rollouts' dice (same seed, same analysis);
+    - ``side``: ``"A"``, ``"B"`` or None for both; ``rollouts`` per option, doubled up to
+      ``max_rollouts`` (default :data:`EXTRA_FACTOR` times more) where the noise hides
+      whether the choice lost; ``seed``: the master seed of the rollouts' dice (same seed,
+      same analysis);
     - where: ``client`` (a ``distributed.Client``), ``scheduler`` (its address), or a new
       LocalCluster of ``workers`` processes (default one per core); ``workers=0``: here;
     - ``progress``: a tqdm bar on stderr (default: when stderr is a terminal);
@@ -391,7 +447,10 @@ def analyse(
     """
     sides = _sides(side)
     budget = _count("rollouts", rollouts, 1, MAX_ROLLOUTS)
+    most = EXTRA_FACTOR * budget if max_rollouts is None else max_rollouts
+    most = _count("max_rollouts", most, budget, EXTRA_FACTOR * MAX_ROLLOUTS)
     master = _count("seed", seed, -(2**63), 2**63 - 1)
+    plan = Plan(budget, most, master)
     if workers is not None:
         _count("workers", workers, 0, 256)
     checked, final = checked_record(record)
@@ -403,12 +462,12 @@ def analyse(
         rows: list[Decision] = []
         complete = True
     elif workers == 0 and client is None and scheduler is None:
-        batches = _batches_here(checked, indices, budget, master)
+        batches = _batches_here(checked, indices, plan)
         with contextlib.closing(batches):
             rows, complete = _collect(batches, len(indices), show, on_progress)
     else:
         with dask_client(workers, client, scheduler) as dask:
-            batches = _batches_dask(dask, checked, indices, budget, master)
+            batches = _batches_dask(dask, checked, indices, plan)
             with contextlib.closing(batches):
                 rows, complete = _collect(batches, len(indices), show, on_progress)
     rows.sort(key=lambda row: row.coup)
@@ -416,7 +475,7 @@ def analyse(
         str(name or team) for name, team in zip(_names(checked), final.teams, strict=True)
     )
     return Analysis(
-        tuple(rows), sides, budget, master, complete, (teams[0], teams[1]), final.result
+        tuple(rows), sides, budget, most, master, complete, (teams[0], teams[1]), final.result
     )
 
 
@@ -458,17 +517,17 @@ def _collect(
 
 
 def _batches_here(
-    record: dict[str, Any], indices: list[int], rollouts: int, seed: int
+    record: dict[str, Any], indices: list[int], plan: Plan
 ) -> Generator[list[Decision], None, None]:
     """The decisions analysed one by one in this process."""
     wanted = set(indices)
     for index, state, action in decision_nodes(record):
         if index in wanted:
-            yield [_decide(state, action, index, rollouts, seed)]
+            yield [_decide(state, action, index, plan)]
 
 
 def _batches_dask(
-    client: Any, record: dict[str, Any], indices: list[int], rollouts: int, seed: int
+    client: Any, record: dict[str, Any], indices: list[int], plan: Plan
 ) -> Generator[list[Decision], None, None]:
     """The decisions analysed on Dask in interleaved chunks (even shares: early decisions
     roll out longer matches), as the chunks finish; closing it cancels what is pending."""
@@ -476,9 +535,7 @@ def _batches_dask(
     workers = max(1, len(client.scheduler_info().get("workers", {})))
     count = min(len(indices), workers * CHUNKS_PER_WORKER)
     chunks = [indices[start::count] for start in range(count)]
-    futures = [
-        client.submit(analyse_chunk, record, chunk, rollouts, seed, pure=False) for chunk in chunks
-    ]
+    futures = [client.submit(analyse_chunk, record, chunk, plan, pure=False) for chunk in chunks]
     try:
         for future in distributed.as_completed(futures):
             yield future.result()

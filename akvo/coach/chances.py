@@ -57,10 +57,11 @@ from akvo.errors import excerpt
 from akvo.lab.stats import Interval, proportion
 from akvo.match.actions import ORDER_ACTIONS
 from akvo.match.bots import decisions
-from akvo.match.phases import ORDERS
+from akvo.match.core import CHANCE, StateCore
+from akvo.match.phases import ORDERS, ROLL, WEATHER
+from akvo.match.shooting import roll_dice
 from akvo.match.state import MatchState
-from akvo.match.streams import KeyedChance, mix
-from akvo.resolution import DEFAULT_DICE
+from akvo.match.streams import KeyedChance, event_key, mix
 
 #: Rollouts per option a step of :meth:`WinChances.refine_for` adds (a short step keeps a
 #: page responsive; a whole round of options per step keeps every option on the same count).
@@ -122,27 +123,24 @@ class OptionChance:
 
 class _RememberedChance(KeyedChance):
     """The same dice as :class:`~akvo.match.streams.KeyedChance` of the same seed, each
-    event's faces hashed once: rollout *i* of every option, and of every decision of an
-    analysis, meets the same events again (the hashing was half of a rollout's time)."""
+    roll's outcome drawn once: rollout *i* of every option, and of every decision of an
+    analysis, meets the same rolls again (drawing them was half of a rollout's time)."""
 
-    __slots__ = ("_faces", "_uniforms")
+    __slots__ = ("_rolls",)
 
     def __init__(self, seed: int) -> None:
         super().__init__(seed)
-        self._faces: dict[int, tuple[int, ...]] = {}
-        self._uniforms: dict[int, float] = {}
+        self._rolls: dict[int, str] = {}  # (event key, dice kept) → the roll's action
 
-    def faces(self, key: int, count: int) -> tuple[int, ...]:
-        known = self._faces.get(key)
-        if known is None or len(known) < count:
-            known = self._faces[key] = super().faces(key, max(count, DEFAULT_DICE))
-        return known if len(known) == count else known[:count]
-
-    def uniform(self, key: int) -> float:
-        known = self._uniforms.get(key)
-        if known is None:
-            known = self._uniforms[key] = super().uniform(key)
-        return known
+    def outcome(self, state: StateCore) -> str:
+        phase = state.phase
+        if state.player != CHANCE or phase == WEATHER:  # the weather: once a turn
+            return super().outcome(state)
+        memo = event_key(state) << 4 | (roll_dice(state) if phase == ROLL else 0)
+        action = self._rolls.get(memo)
+        if action is None:
+            action = self._rolls[memo] = super().outcome(state)
+        return action
 
 
 @lru_cache(maxsize=512)

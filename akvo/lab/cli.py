@@ -129,7 +129,10 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> None:
         results = simulate(*teams, args.bots, rules, **common)
     if not results.complete:
         print(f"# interrupted: {len(results)} of {args.matches} matches finished", file=out)
-    print(results.summary(args.method).to_text(), file=out)
+    summary = results.summary(args.method)
+    print(summary.to_text(), file=out)
+    print("# what the matches used (times in all, matches)", file=out)
+    print(summary.uses_text(), file=out)
     if args.compare_rules is not None:
         print(f"# same seeds with --rules {rules_text(args.compare_rules) or 'default'}", file=out)
         print(second.summary(args.method).to_text(), file=out)

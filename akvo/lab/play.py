@@ -17,10 +17,11 @@ from typing import Any
 
 from akvo.bots import make_bot
 from akvo.config import RulesConfig
+from akvo.lab.coverage import MatchUses
 from akvo.lab.results import MatchResult
 from akvo.match.board import CHARS, SIDE_NAMES
-from akvo.match.bots import decisions
-from akvo.match.phases import ORDERS
+from akvo.match.core import CHANCE
+from akvo.match.phases import ORDERS, RELANCE
 from akvo.match.state import MatchState, new_match
 from akvo.match.streams import KeyedChance
 from akvo.teams import Team
@@ -65,19 +66,41 @@ def play_indexed(
     spec: MatchSpec, index: int, *, log: bool = False
 ) -> tuple[MatchState, MatchResult]:
     """Play match ``index``; the French log only when asked (a replay shows it, a
-    simulation's table does not need it: same play, same record, faster)."""
+    simulation's table does not need it: same play, same record, faster). The loop is
+    :func:`akvo.match.decisions`' with what the match used counted on the way
+    (:class:`~akvo.lab.coverage.MatchUses`)."""
     chance = KeyedChance(match_seed(spec.seed, index))
     bots = (_bot(spec, "A", index), _bot(spec, "B", index))
     state = new_match(spec.team_a, spec.team_b, spec.rules, log=log)
+    uses = MatchUses()
     favoured: list[str] = []
     edge = 0  # points of the side activating first minus the other's, over the turns
     turn_start = [0, 0]
-    for node in decisions(state, chance, bots):
-        if node.phase == ORDERS and node.side == 0:  # a new turn's orders: weather is known
-            if favoured:
-                edge += _turn_edge(favoured[-1], turn_start, node.scores)
-            turn_start = list(node.scores)
-            favoured.append(SIDE_NAMES[node.favoured])
+    apply = state.apply_action
+    while True:
+        player = state.player
+        if player >= 0:
+            phase = state.phase
+            if phase == ORDERS and state.side == 0:  # a new turn's orders: weather is known
+                if favoured:
+                    edge += _turn_edge(favoured[-1], turn_start, state.scores)
+                turn_start = list(state.scores)
+                favoured.append(SIDE_NAMES[state.favoured])
+                uses.new_turn(state)
+            action = bots[player](state)
+            if phase == RELANCE:
+                uses.before_roll(state)
+                apply(action)
+                uses.after_roll()
+            else:
+                uses.decision(state, action)
+                apply(action)
+        elif player == CHANCE:
+            uses.before_roll(state)
+            chance.apply(state)
+            uses.after_roll()
+        else:
+            break
     if favoured:
         edge += _turn_edge(favoured[-1], turn_start, state.scores)
     return state, MatchResult(
@@ -94,6 +117,7 @@ def play_indexed(
         runes_b=state.runes_spent_count[1],
         ultimes_a=sum(state.ult_uses[:CHARS]),
         ultimes_b=sum(state.ult_uses[CHARS:]),
+        uses=uses.finish(state),
     )
 
 

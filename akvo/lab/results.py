@@ -6,11 +6,12 @@ import csv
 import io
 import json
 from collections.abc import Iterator, Sequence
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
 from akvo.errors import AkvoError
+from akvo.lab.coverage import USE_COLUMNS
 
 
 class LabError(AkvoError):
@@ -23,7 +24,10 @@ class MatchResult:
 
     ``favoured`` lists the side favoured by the weather (activating first) turn by turn;
     ``first_edge`` is, summed over the turns, the points scored by the side activating first
-    minus the points of the other side; runes and Ultimes count what each side used.
+    minus the points of the other side; runes and Ultimes count what each side used, and
+    ``uses`` what the match used in detail, one count per column of
+    :data:`~akvo.lab.coverage.USE_COLUMNS` (runes by kind and Ultimes per side, each
+    variant's branch): exported as those columns.
     """
 
     index: int
@@ -39,10 +43,24 @@ class MatchResult:
     runes_b: int
     ultimes_a: int
     ultimes_b: int
+    uses: tuple[int, ...] = ()
+
+    def as_row(self) -> dict[str, Any]:
+        """The match as one line of the table: ``{column: value}`` for :data:`COLUMNS`."""
+        row: dict[str, Any] = {name: getattr(self, name) for name in _BASE_COLUMNS}
+        row.update(zip(USE_COLUMNS, self.uses, strict=True))
+        return row
+
+    def use(self, column: str) -> int:
+        """One count of :attr:`uses` by its column name."""
+        return self.uses[_USE_INDEX[column]]
 
 
-COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(MatchResult))
-_INT_COLUMNS = {f.name for f in fields(MatchResult) if f.type in ("int", int)}
+_BASE_COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(MatchResult) if f.name != "uses")
+#: The table's columns: the match, then what it used (:data:`~akvo.lab.coverage.USE_COLUMNS`).
+COLUMNS: tuple[str, ...] = (*_BASE_COLUMNS, *USE_COLUMNS)
+_INT_COLUMNS = {f.name for f in fields(MatchResult) if f.type in ("int", int)} | set(USE_COLUMNS)
+_USE_INDEX = {name: i for i, name in enumerate(USE_COLUMNS)}
 
 
 def _row(data: dict[str, Any]) -> MatchResult:
@@ -55,7 +73,8 @@ def _row(data: dict[str, Any]) -> MatchResult:
         }
     except (TypeError, ValueError) as error:
         raise LabError(f"results row has a bad value: {error}") from None
-    return MatchResult(**values)
+    uses = tuple(values.pop(c) for c in USE_COLUMNS)
+    return MatchResult(**values, uses=uses)
 
 
 @dataclass(frozen=True)
@@ -82,6 +101,8 @@ class Results(Sequence[MatchResult]):
     def column(self, name: str) -> list[Any]:
         if name not in COLUMNS:
             raise LabError(f"unknown column {name!r}; columns: {', '.join(COLUMNS)}")
+        if name in _USE_INDEX:
+            return [row.use(name) for row in self.rows]
         return [getattr(row, name) for row in self.rows]
 
     # --- export ----------------------------------------------------------------------------
@@ -91,7 +112,7 @@ class Results(Sequence[MatchResult]):
         writer = csv.DictWriter(out, COLUMNS, lineterminator="\n")
         writer.writeheader()
         for row in self.rows:
-            writer.writerow(asdict(row))
+            writer.writerow(row.as_row())
         text = out.getvalue()
         if path is not None:
             Path(path).write_text(text, encoding="utf-8")
@@ -103,7 +124,7 @@ class Results(Sequence[MatchResult]):
             {
                 "meta": self.meta,
                 "complete": self.complete,
-                "matches": [asdict(row) for row in self.rows],
+                "matches": [row.as_row() for row in self.rows],
             },
             ensure_ascii=False,
         )

@@ -11,6 +11,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from akvo.lab.coverage import USE_COLUMNS, RuleUse, rule_uses, use_label
 from akvo.lab.results import LabError, Results
 
 LEVEL = 0.95
@@ -79,6 +80,7 @@ class Summary:
     reasons: dict[str, int]
     method: str
     meta: dict[str, Any]
+    uses: dict[str, tuple[int, int]]  # column of USE_COLUMNS → (times in all, matches)
 
     def rows(self) -> list[tuple[str, float, float | None, float | None]]:
         """(measure, estimate, low, high) lines: the table the command line prints."""
@@ -104,6 +106,14 @@ class Summary:
         for label, estimate, low, high in self.rows():
             cells = [label, _number(estimate), _number(low), _number(high)]
             lines.append("\t".join(cells))
+        return "\n".join(lines)
+
+    def uses_text(self) -> str:
+        """What the matches used (runes by kind, Ultimes, each variant's branch): how many
+        times in all and in how many matches, tab-separated."""
+        lines = ["utilisation\tfois\tmatchs"]
+        for column, (times, matches) in self.uses.items():
+            lines.append(f"{use_label(column)}\t{times}\t{matches}")
         return "\n".join(lines)
 
     def to_dict(self) -> dict[str, Any]:
@@ -145,7 +155,12 @@ def summarise(results: Results, method: str = "wilson") -> Summary:
         reasons=dict(sorted(Counter(results.column("reason")).items())),
         method=method,
         meta=dict(results.meta),
+        uses={column: _use(results.column(column)) for column in USE_COLUMNS},
     )
+
+
+def _use(counts: list[int]) -> tuple[int, int]:
+    return sum(counts), sum(count > 0 for count in counts)
 
 
 _POINTS = {"A": 1.0, "draw": 0.5, "B": 0.0}
@@ -169,6 +184,13 @@ class Comparison:
     changed: int
     meta: tuple[dict[str, Any], dict[str, Any]]
     unpaired: Interval
+    rules: tuple[RuleUse, ...] = ()  # each variant that differs: how much it came into play
+
+    @property
+    def exercised(self) -> bool:
+        """False when every rule that differs was counted and none came into play: the
+        bots never used it, and the difference (0) says nothing about the rule."""
+        return not self.rules or any(not r.counted or r.played for r in self.rules)
 
     @property
     def gain(self) -> float:
@@ -179,17 +201,34 @@ class Comparison:
 
     def to_text(self) -> str:
         lines = ["mesure\testimation\tbas95\thaut95"]
-        for label, interval in (
+        measures = [
             ("points de A (1re config.)", self.first),
             ("points de A (2e config.)", self.second),
-            ("différence (2e - 1re)", self.delta),
-            ("différence sans appariement (deux séries indépendantes)", self.unpaired),
-        ):
+        ]
+        if self.exercised:
+            measures += [
+                ("différence (2e - 1re)", self.delta),
+                ("différence sans appariement (deux séries indépendantes)", self.unpaired),
+            ]
+        for label, interval in measures:
             cells = [label, _number(interval.estimate), _number(interval.low)]
             lines.append("\t".join([*cells, _number(interval.high)]))
         lines.append(f"matchs au vainqueur changé\t{self.changed}\t\t")
-        gain = "inf" if math.isinf(self.gain) else f"{self.gain:.2f}"
-        lines.append(f"intervalle apparié plus étroit (fois)\t{gain}\t\t")
+        if self.exercised:
+            gain = "inf" if math.isinf(self.gain) else f"{self.gain:.2f}"
+            lines.append(f"intervalle apparié plus étroit (fois)\t{gain}\t\t")
+        for rule in self.rules:
+            if not rule.counted:
+                lines.append(f"règle {rule.field} : jeu non compté par le laboratoire\t\t\t")
+                continue
+            lines.append(f"matchs où la règle a joué ({rule.field})\t{rule.matches}\t\t")
+            lines.append(f"fois où elle a joué (1re config.)\t{rule.first}\t\t")
+            lines.append(f"fois où elle a joué (2e config.)\t{rule.second}\t\t")
+        if not self.exercised:
+            lines.append(
+                "effet\tnon mesurable : la règle n'a joué dans aucun match (les bots ne l'ont "
+                "pas mise en jeu)\t\t"
+            )
         return "\n".join(lines)
 
 
@@ -221,4 +260,11 @@ def paired(first: Results, second: Results) -> Comparison:
         changed=sum(a.winner != b.winner for a, b in zip(first, second, strict=True)),
         meta=(dict(first.meta), dict(second.meta)),
         unpaired=difference_interval(one, two),
+        rules=rule_uses(first, second, _differing(first.meta, second.meta)),
     )
+
+
+def _differing(one: dict[str, Any], two: dict[str, Any]) -> list[str]:
+    """The variants whose reading differs between two simulations' ``meta``."""
+    a, b = one.get("rules", {}), two.get("rules", {})
+    return [field for field in a if b.get(field, a[field]) != a[field]]

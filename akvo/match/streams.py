@@ -42,8 +42,13 @@ _FACES_PER_WORD: Final = 4
 #: Words at or above this are redrawn, so that the word's first four base-6 digits are
 #: exactly uniform and independent.
 _FACE_LIMIT: Final = (1 << 64) // 6**_FACES_PER_WORD * 6**_FACES_PER_WORD
-#: Event kinds, the low bits of an event's identity (a bot's decision: :func:`decision_key`).
-WEATHER_EVENT, ROLL_EVENT, REROLL_EVENT, DECISION_EVENT = 0, 1, 2, 3
+#: Event kinds, the low bits of an event's identity.
+WEATHER_EVENT, ROLL_EVENT, REROLL_EVENT = 0, 1, 2
+#: Bits of a decision's identity (:func:`decision_key`) and of a word's index in its stream.
+_DECISION_BITS: Final = 44
+_DECISION_INDEX_BITS: Final = 64 - _DECISION_BITS
+#: Mixed into the seed for the decisions' streams (apart from the chance events' streams).
+_DECISION_SALT: Final = 0x6A09E667F3BCC909
 
 
 def mix(word: int) -> int:
@@ -79,7 +84,8 @@ def decision_key(s: StateCore) -> int:
     and the shot in progress, and what that side has already done this turn (units
     activated, Ultimes and runes used, effects declared, tasks and prodiges left). Two
     readings of a rule that reach the same decision draw the same number there, however
-    many other decisions came before. Hashed to 30 bits, above the event kind."""
+    many other decisions came before. An int below 2⁴⁴ (distinct identities, distinct ints:
+    a field past its room only merges into the next, a harmless coincidence)."""
     shot = s.shot
     player = s.player
     packed = s.turn
@@ -89,14 +95,14 @@ def decision_key(s: StateCore) -> int:
     packed = packed * 32 + s.activated[player]
     packed = packed * 64 + s.ult_used[player]
     packed = packed * 8 + s.effects[player]
-    packed = packed * 32 + s.runes_spent_count[player]
+    packed = packed * 64 + s.runes_spent_count[player]
     packed = packed * 4 + s.shots_done
     packed = packed * 8 + len(s.tasks)
     if shot is not None:
         packed = packed * 8 + shot.shooter + 1
         packed = packed * 2 + shot.stage
         packed = packed * 4 + len(shot.pending)
-    return (mix(packed) >> 34) << 2 | DECISION_EVENT
+    return packed
 
 
 class KeyedChance:
@@ -107,11 +113,22 @@ class KeyedChance:
     applies it.
     """
 
-    __slots__ = ("_seed_word", "seed")
+    __slots__ = ("_decision_word", "_seed_word", "seed")
 
     def __init__(self, seed: object) -> None:
         self.seed = require_int("seed", seed, MatchError)
         self._seed_word = mix(mix(self.seed & _MASK) ^ (self.seed >> 64 & _MASK))
+        self._decision_word = mix(self._seed_word ^ _DECISION_SALT)
+
+    def decision_word(self, key: int, index: int = 0) -> int:
+        """The ``index``-th 64-bit word for the decision ``key`` (:func:`decision_key`; index
+        below 2²⁰), from a stream apart from the chance events' (one mix per word)."""
+        counter = key << _DECISION_INDEX_BITS | index
+        return mix((self._decision_word + counter * _GAMMA) & _MASK)
+
+    def decision_uniform(self, key: int) -> float:
+        """A number in [0, 1) for the decision ``key`` (53 bits, as ``random.random``)."""
+        return (self.decision_word(key) >> 11) / 9007199254740992.0
 
     def word(self, key: int, index: int) -> int:
         """The ``index``-th 64-bit word of the stream of event ``key``: splitmix64's output

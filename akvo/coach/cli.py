@@ -1,0 +1,117 @@
+"""``akvo analyse``: the post-match analysis on the command line.
+
+    akvo analyse match.json --side B --rollouts 32 --workers 2 --seed 1 --out analyse.tsv
+
+Prints the table of :meth:`akvo.coach.analysis.Analysis.to_text` (tab-separated, header
+``coup camp choix meilleur p_choix p_meilleur perte verdict``) and the summary per side;
+``--out FILE`` writes it to a file instead (``.json``: every decision with all its
+options, the win-chance curve and the three worst decisions) and prints the summary. A
+tqdm bar on stderr shows the progress in a terminal. Bad options and bad files print one
+line and exit with status 2 (:func:`akvo.cli.main` does that for every command).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from akvo.coach.budget import DEFAULT_ROLLOUTS, MAX_ROLLOUTS
+from akvo.coach.errors import CoachError
+
+OUT_SUFFIXES = (".tsv", ".txt", ".json")
+
+
+def _number(low: int, high: int) -> Any:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{value} is outside {low}–{high}")
+        return value
+
+    return parse
+
+
+def _side(text: str) -> str:
+    if text.upper() not in ("A", "B"):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a side: A or B")
+    return text.upper()
+
+
+def _out(text: str) -> Path:
+    path = Path(text)
+    if path.suffix not in OUT_SUFFIXES:
+        raise argparse.ArgumentTypeError(f"{text!r} must end in {', '.join(OUT_SUFFIXES)}")
+    return path
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add the ``analyse`` command to the ``akvo`` command line's subparsers."""
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "analyse",
+        help="rate every decision of a recorded match by its estimated win chance",
+        description=(
+            "For every decision of the analysed side(s): the estimated chance of winning "
+            "after the option chosen and after the best one (greedy rollouts, same dice for "
+            "every option, 95%% intervals), the loss and a verdict (imprécision ≥ 5, "
+            "erreur ≥ 10, gaffe ≥ 20 points of win chance)."
+        ),
+    )
+    parser.add_argument(
+        "match", metavar="MATCH.json", help="a match record (the play pages save one)"
+    )
+    parser.add_argument("--side", type=_side, default=None, help="A or B (default: both)")
+    parser.add_argument(
+        "--rollouts",
+        type=_number(1, MAX_ROLLOUTS),
+        default=DEFAULT_ROLLOUTS,
+        help=f"rollouts per option (default {DEFAULT_ROLLOUTS})",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=0, help="seed of the rollouts' dice (default 0)"
+    )
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
+        "--workers",
+        type=_number(0, 256),
+        default=None,
+        help="local Dask workers (default: one per core; 0: no Dask, this process)",
+    )
+    where.add_argument("--scheduler", metavar="ADDRESS", help="an existing Dask scheduler")
+    parser.add_argument(
+        "--out", type=_out, default=None, help="write the table (.tsv/.txt) or everything (.json)"
+    )
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    return parser
+
+
+def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> None:
+    """Run ``akvo analyse`` with parsed arguments."""
+    from akvo.coach.analysis import SUMMARY_HEADER, analyse, load_record
+
+    record = load_record(args.match)
+    analysis = analyse(
+        record,
+        side=args.side,
+        rollouts=args.rollouts,
+        seed=args.seed,
+        workers=args.workers,
+        scheduler=args.scheduler,
+        progress=False if args.no_progress else None,
+    )
+    if args.out is None:
+        out.write(analysis.to_text())
+        return
+    text = analysis.to_json() if args.out.suffix == ".json" else analysis.to_text()
+    try:
+        args.out.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise CoachError(f"cannot write {args.out}: {error.strerror or error}") from None
+    print("\t".join(SUMMARY_HEADER), file=out)
+    for side in analysis.summary():
+        print("\t".join(side.cells()), file=out)
+    print(f"# {len(analysis.decisions)} décisions écrites dans {args.out}", file=out)

@@ -1,0 +1,278 @@
+"""akvo.coach.analysis and ``akvo analyse``: the table, the summary, the curve, the worst
+decisions; reproducible from a seed, the same in this process and on Dask; bad input gets
+the engine's error or one line on stderr."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from akvo.bots import make_bot
+from akvo.cli import main
+from akvo.coach import CoachError, analyse
+from akvo.coach.analysis import (
+    HEADER,
+    SMALLEST_LOSS,
+    VERDICTS,
+    Analysis,
+    decision_nodes,
+    paired_difference,
+    verdict,
+)
+from akvo.coach.chances import OptionChance
+from akvo.errors import RecordError
+from akvo.lab.run import dask_client
+from akvo.match import decisions
+from akvo.match.streams import KeyedChance
+from tests.match.helpers import bare
+
+FAST: dict[str, Any] = {"workers": 0, "progress": False, "rollouts": 3}
+
+
+@cache
+def record() -> dict[str, Any]:
+    """A short match: turn 8, greedy A against random B, chests in reach on both sides,
+    a few runes and Ultimes left (few decisions: the analysis is quick)."""
+    state = bare(
+        keep={"A": "NIV", "B": "AF"},
+        ultimes={"A": ["lanceur"], "B": ["plongeur"]},
+        turn=8,
+        rows={
+            "A": {"pedalair": 5, "kitesurfeur": 5, "navire": 4, "surfeur": 3, "plongeur": 3},
+            "B": {"pedalair": 6, "kitesurfeur": 6, "navire": 5, "surfeur": 4, "plongeur": 4},
+        },
+    )
+    for _ in decisions(state, KeyedChance(3), (make_bot("greedy", 1), make_bot("random", 2))):
+        pass
+    return state.record()
+
+
+@cache
+def analysis() -> Analysis:
+    return analyse(record(), seed=4, **FAST)
+
+
+def test_every_decision_has_a_row_with_the_choice_recorded() -> None:
+    result = analysis()
+    recorded = [(i + 1, s.current_player) for i, s, _ in decision_nodes(record())]
+    assert [(row.coup, row.side) for row in result.decisions] == recorded
+    actions = record()["actions"]
+    for row in result.decisions:
+        assert row.chosen.action == actions[row.coup - 1]
+        assert row.best in row.options and row.chosen in row.options
+        assert row.best.wins >= max(o.wins for o in row.options)
+        assert row.difference == row.best.p - row.chosen.p >= 0
+        shown = row.best != row.chosen and paired_difference(row.best, row.chosen).low > 0
+        assert row.loss == (row.difference if shown else 0.0)
+        assert row.verdict == verdict(row.loss)
+        assert row.chosen.rollouts in (3, 6, 12)
+        assert all(o.rollouts == row.chosen.rollouts for o in row.options)
+    assert result.complete and result.rollouts == 3 and result.max_rollouts == 12
+    assert result.seed == 4
+
+
+def test_rollouts_double_only_where_the_noise_hides_the_answer() -> None:
+    for row in analysis().decisions:
+        if row.chosen.rollouts == 3:
+            continue  # settled at once: the choice is the best, or the answer is clear
+        fewer = [
+            OptionChance(o.action, o.outcomes[: row.chosen.rollouts // 2]) for o in row.options
+        ]
+        chosen = next(o for o in fewer if o.action == row.chosen.action)
+        best = max(fewer, key=lambda o: (o.wins, o.action == chosen.action))
+        interval = paired_difference(best, chosen)
+        assert best != chosen and interval.low <= 0 and interval.high >= SMALLEST_LOSS
+
+
+def test_the_table_has_the_header_then_a_summary_per_side() -> None:
+    lines = analysis().to_text().splitlines()
+    assert lines[0] == "coup\tcamp\tchoix\tmeilleur\tp_choix\tp_meilleur\tperte\tverdict"
+    assert tuple(lines[0].split("\t")) == HEADER
+    rows = lines[1 : 1 + len(analysis().decisions)]
+    assert all(len(line.split("\t")) == len(HEADER) for line in rows)
+    first = rows[0].split("\t")
+    chance = analysis().decisions[0].chosen
+    assert first[4] == f"{chance.p:.3f} [{chance.low:.3f}, {chance.high:.3f}]"
+    summary = lines[len(rows) + 2 :]
+    assert summary[0] == "camp\tdécisions\tperte_moyenne\timprécision\terreur\tgaffe"
+    for side, line in zip(analysis().summary(), summary[1:], strict=True):
+        cells = line.split("\t")
+        mine = [row for row in analysis().decisions if row.side == side.side]
+        assert cells[:2] == [side.camp, str(len(mine))]
+        assert float(cells[2]) == pytest.approx(sum(r.loss for r in mine) / len(mine), abs=1e-4)
+        assert [int(c) for c in cells[3:]] == [
+            sum(r.verdict == name for r in mine) for name in ("imprécision", "erreur", "gaffe")
+        ]
+
+
+def test_verdicts_follow_the_documented_thresholds() -> None:
+    assert VERDICTS == (("gaffe", 0.20), ("erreur", 0.10), ("imprécision", 0.05))
+    assert [verdict(x) for x in (0.0, 0.049, 0.05, 0.099, 0.1, 0.19, 0.2, 1.0)] == [
+        None,
+        None,
+        "imprécision",
+        "imprécision",
+        "erreur",
+        "erreur",
+        "gaffe",
+        "gaffe",
+    ]
+
+
+def test_the_curve_and_the_worst_decisions() -> None:
+    result = analysis()
+    curve = result.curve()
+    assert [p.coup for p in curve] == [row.coup for row in result.decisions]
+    for point, row in zip(curve, result.decisions, strict=True):
+        a_wins = row.chosen.wins if row.side == 0 else row.chosen.losses
+        assert point.p_a == a_wins / row.chosen.rollouts
+        assert point.low <= point.p_a <= point.high
+    worst = result.worst()
+    assert len(worst) <= 3
+    assert [w.loss for w in worst] == sorted((w.loss for w in worst), reverse=True)
+    lossy = [row for row in result.decisions if row.loss > 0]
+    assert all(w.loss >= max((r.loss for r in lossy if r not in worst), default=0) for w in worst)
+    for row in worst:
+        text = row.explanation()
+        assert f"Coup {row.coup}, tour {row.turn}, camp {row.camp}" in text
+        assert f"« {row.best.action} »" in text and "\u00a0%" in text
+    data = json.loads(result.to_json())
+    assert data["worst"] == [w.coup for w in worst]
+    assert len(data["curve"]) == len(curve) and data["teams"] == record()["team_names"]
+
+
+def test_the_same_seed_gives_the_same_analysis_another_seed_another() -> None:
+    assert analyse(record(), seed=4, **FAST).to_text() == analysis().to_text()
+    assert analyse(record(), seed=5, **FAST).to_text() != analysis().to_text()
+
+
+def test_one_side_only() -> None:
+    result = analyse(record(), side="b", seed=4, **FAST)
+    assert {row.side for row in result.decisions} == {1}
+    both = {row.coup: row for row in analysis().decisions}
+    assert all(row == both[row.coup] for row in result.decisions)
+    assert [s.camp for s in result.summary()] == ["B"]
+
+
+def test_dask_workers_give_the_same_rows_with_progress() -> None:
+    seen: list[tuple[int, int]] = []
+    with dask_client(2, processes=False) as client:
+        result = analyse(
+            record(),
+            seed=4,
+            client=client,
+            rollouts=3,
+            progress=False,
+            on_progress=lambda done, total: seen.append((done, total)) is None,
+        )
+    assert result.decisions == analysis().decisions
+    total = len(analysis().decisions)
+    assert seen[-1] == (total, total) and len(seen) > 1
+
+
+def test_a_callback_returning_false_stops_the_analysis() -> None:
+    result = analyse(record(), on_progress=lambda done, total: done < 2, seed=4, **FAST)
+    assert not result.complete and len(result.decisions) == 2
+    assert "interrompue" in result.to_text()
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"side": "C"}, "side"),
+        ({"side": True}, "side"),
+        ({"rollouts": 0}, "rollouts"),
+        ({"rollouts": "8"}, "rollouts"),
+        ({"rollouts": 8, "max_rollouts": 4}, "max_rollouts"),
+        ({"seed": 1.5}, "seed"),
+        ({"workers": -1}, "workers"),
+    ],
+)
+def test_bad_options_are_refused(options: dict[str, Any], message: str) -> None:
+    args = {**FAST, **options}
+    with pytest.raises(CoachError, match=message):
+        analyse(record(), **args)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        None,
+        [1, 2],
+        {"format": 1},
+        {**record(), "actions": ["weather A", "fly away"]},
+        {**record(), "actions": "roll 1111"},
+        {**record(), "teams": ["AAAA", "BBBB"]},
+        {**record(), "format": 99},
+    ],
+)
+def test_a_broken_or_hostile_record_gets_the_engines_error(bad: object) -> None:
+    with pytest.raises(RecordError):
+        analyse(bad, **FAST)
+
+
+def _write(tmp_path: Path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_the_command_prints_the_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    match = _write(tmp_path, "match.json", json.dumps(record()))
+    argv = ["analyse", match, "--rollouts", "3", "--seed", "4", "--workers", "0", "--no-progress"]
+    assert main(argv) == 0
+    assert capsys.readouterr().out == analysis().to_text()
+
+
+def test_the_command_writes_the_table_or_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    match = _write(tmp_path, "match.json", json.dumps(record()))
+    common = [match, "--rollouts", "3", "--seed", "4", "--workers", "0", "--side", "A"]
+    out = tmp_path / "analyse.json"
+    assert main(["analyse", *common, "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert printed.startswith("camp\tdécisions") and str(out) in printed
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["sides"] == ["A"] and data["rollouts"] == 3 and data["complete"]
+    assert {d["camp"] for d in data["decisions"]} == {"A"}
+    table = tmp_path / "analyse.tsv"
+    assert main(["analyse", *common, "--out", str(table)]) == 0
+    assert table.read_text(encoding="utf-8").startswith("\t".join(HEADER) + "\n")
+
+
+@pytest.mark.parametrize(
+    ("content", "options", "message"),
+    [
+        ("{not json", [], "not valid JSON"),
+        ("[1, 2]", [], "JSON object"),
+        ('{"format": 1, "rules": {}, "teams": ["x", "y"], "actions": []}', [], "teams"),
+        (None, ["--side", "C"], "side"),
+        (None, ["--rollouts", "0"], "rollouts"),
+        (None, ["--rollouts", "many"], "rollouts"),
+        (None, ["--out", "x.csv"], "out"),
+        (None, ["--workers", "1", "--scheduler", "tcp://127.0.0.1:1"], "not allowed"),
+    ],
+)
+def test_bad_input_gets_one_line_and_status_2(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    content: str | None,
+    options: list[str],
+    message: str,
+) -> None:
+    text = json.dumps(record()) if content is None else content
+    match = _write(tmp_path, "match.json", text)
+    assert main(["analyse", match, "--workers", "0", *options]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("akvo: error:") and message in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_a_missing_file_is_named(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyse", "/nowhere/match.json", "--workers", "0"]) == 2
+    assert "cannot read '/nowhere/match.json'" in capsys.readouterr().err
