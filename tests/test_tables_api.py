@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -307,3 +308,37 @@ def test_scripts_using_only_the_api_play_whole_matches(
     acted = sorted(action for log in logs for _, action in log.acted)
     assert acted == sorted(action for seat, action in record["rows"] if seat in humans)
     assert record["match"]["actions"] and record["setup"]["players"] == players
+
+
+def test_the_coach_gives_each_option_its_exact_value_and_hides_nothing_it_should_not(
+    http: httpx.Client,
+) -> None:
+    made = _create(http, seed=5, bots={"B": "normal"})
+    token = made["seats"][0]["token"]
+    url = f"{API}/{made['table']}"
+    view = http.get(url, params={"token": token}).json()
+    assert view["coach"]["suggestion"][0].startswith("orders ")  # the bot's programme
+    assert "pas de valeur exacte" in view["coach"]["note"]
+    view = _act(http, made, token, view["coach"]["suggestion"][0]).json()
+    for _ in range(500):
+        if view["status"] != "playing" or any("coach" in e for e in view["legal"]):
+            break
+        if view["legal"]:
+            view = _act(http, made, token, view["legal"][0]["action"]).json()
+        else:  # the bot is deciding
+            time.sleep(0.02)
+            view = http.get(url, params={"token": token}).json()
+    valued = [e for e in view["legal"] if "coach" in e]
+    shape = re.compile(
+        r"\d+,\d\u00a0% de (recul|réussite)"
+        r"|\d+,\d\d\u00a0pt espéré|(valeur|gain) -?\d+,\d\d\u00a0pt"
+    )
+    assert valued and all(shape.fullmatch(e["coach"]) for e in valued)
+    assert view["coach"]["labels"]
+    quiet = _create(http, coach=False)
+    assert (
+        http.get(f"{API}/{quiet['table']}", params={"token": quiet["seats"][0]["token"]}).json()[
+            "coach"
+        ]
+        is None
+    )

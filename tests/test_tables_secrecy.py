@@ -21,7 +21,11 @@ from akvo.match.phases import ORDERS
 from akvo.online import SPECTATOR, Table, TableRefusal, seat_view, view_json
 from akvo.online.service import TableService
 from akvo.online.store import TableStore
+from akvo_widgets.site_tables import FrenchLabels
+from akvo_widgets.site_tables_coach import TableCoach
 from tests.tables_play import PRESETS, new_table, play_until
+
+LABELS, COACH = FrenchLabels(), TableCoach()
 
 #: Actions B tries that are not B's to send (refused: the refusal must not leak either).
 _PROBES = ("activate pedalair", "orders AAAA", "part navire=TX", "propose XX", "keep")
@@ -56,8 +60,9 @@ def _token(unit: int, index: int) -> str:
 
 
 def _b_sees(table: Table) -> list[str]:
+    """B's seats' and the spectator's views, with the book's labels and coach."""
     watchers = [s.index for s in table.side_seats(1)] + [SPECTATOR]
-    return [view_json(seat_view(table, index)) for index in watchers]
+    return [view_json(seat_view(table, i, LABELS, coach=COACH)) for i in watchers]
 
 
 def _probe(table: Table, seat: int, action: str) -> str:
@@ -129,7 +134,7 @@ def test_the_services_pushes_to_b_match_whatever_a_programs() -> None:
         ["part pedalair=A kitesurfeur=A", "part surfeur=A plongeur=A", "AA"],
         ["part pedalair=T kitesurfeur=T", "part surfeur=T plongeur=T", "TT"],
     ):
-        service = TableService(TableStore(":memory:"))
+        service = TableService(TableStore(":memory:"), LABELS, coach=COACH)
         made = service.create({"teams": PRESETS, "players": 4, "seed": 99})
         table_id = made["table"]
         tokens = [seat["token"] for seat in made["seats"]]

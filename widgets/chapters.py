@@ -138,6 +138,13 @@ CHAPTERS: tuple[Chapter, ...] = (
         sections=("séquence d’un tour", "fin de match"),
     ),
     Chapter(
+        "jouer-en-ligne.ipynb",
+        "Jouer en ligne",
+        "une table pour 2, 4 ou 6 joueurs, chacun sur son téléphone, ordres secrets compris",
+        part="Jouer",
+        sections=("jeu en équipes",),
+    ),
+    Chapter(
         "rejouer-un-match.ipynb",
         "Revoir un match",
         "enregistrer, charger et revoir un match coup par coup, avec les chances de chaque option",

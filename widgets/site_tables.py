@@ -24,6 +24,7 @@ request changes nothing. Tokens never reach the access log.
 from __future__ import annotations
 
 import asyncio
+import io
 import ipaddress
 import json
 import logging
@@ -44,7 +45,10 @@ from akvo.online.service import TableService
 from akvo.online.store import TableStore
 from akvo.rules import PRESET_TEAMS
 
-from .play.labels import LATERAL_LABELS, SHIP_TOKEN_LABELS, action_label
+from .board_svg import Frame, board_svg
+from .formatting import french
+from .play.labels import LATERAL_LABELS, SHIP_TOKEN_LABELS, action_label, orders_label
+from .site_tables_coach import TableCoach
 from .team_errors import team_error_french
 
 log = logging.getLogger("akvo.tables")
@@ -62,6 +66,8 @@ PAGE: Final = "akvo/table"
 CREATE_PAGE: Final = "akvo/en-ligne"
 STATIC: Final = "akvo/tables-static"
 STATIC_DIR: Final = Path(__file__).resolve().parent / "tables_static"
+#: The live board's style sheet (``widgets/board.css``), for the pages' board.
+BOARD_CSS: Final = "akvo/tables-board"
 _ID: Final = r"([A-Za-z0-9_-]{1,64})"
 #: HTTP status of each refusal code of akvo.online (400 otherwise).
 STATUS: Final = {
@@ -110,6 +116,14 @@ class FrenchLabels:
     def token(self, unit: str, token: str) -> str:
         return SHIP_TOKEN_LABELS[token] if unit == "navire" else LATERAL_LABELS[token]
 
+    def orders(self, orders: str) -> str:
+        return french(orders_label(orders))
+
+    def board(self, state: MatchState, viewer: int | None) -> str:
+        """The live board's picture (:mod:`akvo_widgets.board_svg`): the viewer's own orders
+        on its units, its beach at the bottom (side B sees the board turned half a turn)."""
+        return board_svg(state, viewer, frame=Frame(flipped=viewer == 1))
+
 
 class Throttle:
     """A token bucket per client: ``rate`` requests a second on average, ``burst`` at once."""
@@ -146,7 +160,9 @@ class TablesApp:
         self.settings = settings
         self.base_url = base_url
         self.store = TableStore(path if path.is_absolute() else root / path)
-        self.service = TableService(self.store, FrenchLabels(), node=settings.node)
+        self.service = TableService(
+            self.store, FrenchLabels(), coach=TableCoach(), node=settings.node
+        )
         loaded = self.service.load()
         log.info("online tables: %d open, %d broken", loaded, len(self.service.broken))
         self.requests = Throttle(settings.rate, settings.burst)
@@ -170,6 +186,7 @@ def table_handlers(settings: OnlineTables, base_url: str, root: Path) -> list[An
         (f"{prefix}{PAGE}/{_ID}", PageHandler, {**options, "page": SEAT_PAGE}),
         (f"{prefix}{CREATE_PAGE}", PageHandler, {**options, "page": NEW_TABLE_PAGE}),
         (f"{prefix}{STATIC}/(.*)", StaticHandler, {"path": str(STATIC_DIR)}),
+        (f"{prefix}{BOARD_CSS}/(board\\.css)", StaticHandler, {"path": str(STATIC_DIR.parent)}),
     ]
 
 
@@ -383,8 +400,10 @@ class QrHandler(_Guarded):
             self.refused(refusal)
             return
         link = self.seat_link(table_id, token)
+        picture = io.BytesIO()
+        segno.make(link, error="m").save(picture, kind="svg", scale=4, border=2, xmldecl=False)
         self.set_header("Content-Type", "image/svg+xml")
-        self.finish(segno.make(link, error="m").svg_inline(scale=4, border=2))
+        self.finish(picture.getvalue())
 
 
 class OptionsHandler(_Guarded):

@@ -25,7 +25,7 @@ SEED_LIMIT: Final = 1 << 63
 TEAM_TEXT_LIMIT: Final = 200
 #: French names of the bots (``akvo.bots.BOTS``) accepted as well as the engine's names.
 BOT_NAMES: Final = {**{key: key for key in BOTS}, **{label: key for key, label in BOTS.items()}}
-_KEYS: Final = frozenset(("teams", "rules", "players", "seed", "bots", "sharing"))
+_KEYS: Final = frozenset(("teams", "rules", "players", "seed", "bots", "sharing", "coach"))
 
 
 class TableRefusal(AkvoError):
@@ -77,7 +77,8 @@ class Seat:
 @dataclass(frozen=True, slots=True)
 class TableSetup:
     """What a table plays: two teams, the rules, 2/4/6 players and their sharing of the
-    characters, the chance seed, and the bots of empty sides (engine names)."""
+    characters, the chance seed, the bots of empty sides (engine names), and whether the
+    players' pages show the coach."""
 
     teams: tuple[Team, Team]
     rules: RulesConfig
@@ -85,6 +86,7 @@ class TableSetup:
     seed: int
     bots: tuple[str | None, str | None]
     sharing: tuple[tuple[int, ...], tuple[int, ...]]
+    coach: bool = True
 
     @property
     def per_side(self) -> int:
@@ -126,14 +128,16 @@ class TableSetup:
         setup = parse_request(request, seed=None)
         a, b = setup.teams
         teams = (Team(a.groups, a.bonus, names[0]), Team(b.groups, b.bonus, names[1]))
-        return cls(teams, setup.rules, setup.players, setup.seed, setup.bots, setup.sharing)
+        return cls(
+            teams, setup.rules, setup.players, setup.seed, setup.bots, setup.sharing, setup.coach
+        )
 
 
 def parse_request(data: object, seed: int | None = None) -> TableSetup:
     """The setup asked for by a creation request (JSON already decoded).
 
     ``{"teams": [A, B], "rules": {...}?, "players": 2|4|6?, "seed": n?, "bots": {"B":
-    "normal"}?, "sharing": {"A": {"pedalair": 1, …}}?}``. A team is a preset key
+    "normal"}?, "sharing": {"A": {"pedalair": 1, …}}?, "coach": true?}``. A team is a preset key
     (``perrockiss``) or a team list (R27). Without a seed, ``seed`` is used (or a random
     one is drawn).
     """
@@ -154,7 +158,12 @@ def parse_request(data: object, seed: int | None = None) -> TableSetup:
         raise refuse("seed", "La graine est un entier positif (moins de 2⁶³).")
     bots = _bots(data.get("bots", {}))
     sharing = _sharing(data.get("sharing", {}), players // 2, bots)
-    return TableSetup(teams, rules, players, given, bots, sharing)
+    coach = data.get("coach", True)
+    if not isinstance(coach, bool):
+        raise refuse(
+            "coach", "Le coach s’affiche ou non\u00a0: «\u00a0coach\u00a0» vaut true ou false."
+        )
+    return TableSetup(teams, rules, players, given, bots, sharing, coach)
 
 
 def _teams(value: object) -> tuple[Team, Team]:

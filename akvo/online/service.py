@@ -36,7 +36,7 @@ from akvo.errors import AkvoError
 from akvo.online.seating import TableRefusal, TableSetup, parse_request, refuse
 from akvo.online.store import StoredTable, TableStore
 from akvo.online.table import SPECTATOR, Table
-from akvo.online.views import Labels, PlainLabels, seat_view, seat_view_json
+from akvo.online.views import Coach, Labels, PlainLabels, seat_view, seat_view_json
 
 log = logging.getLogger("akvo.online")
 
@@ -120,11 +120,14 @@ class TableService:
         store: TableStore,
         labels: Labels | None = None,
         *,
+        coach: Coach | None = None,
         node: str = "",
         bot_threads: int = 1,
     ) -> None:
         self.store = store
         self.labels = labels or PlainLabels()
+        #: The coach whose advice the players' views carry (tables created with it on).
+        self.coach = coach
         #: A prefix of every table id this service creates (routing between servers).
         self.node = node
         self._open: dict[str, _Open] = {}
@@ -237,12 +240,12 @@ class TableService:
 
     def view(self, table_id: object, token: object) -> dict[str, Any]:
         entry, seat = self._seat(table_id, token)
-        return seat_view(entry.table, seat, self.labels)
+        return seat_view(entry.table, seat, self.labels, coach=self.coach)
 
     def view_json(self, table_id: object, token: object) -> str:
         """:meth:`view` as the JSON text a push of the same view carries."""
         entry, seat = self._seat(table_id, token)
-        return seat_view_json(entry.table, seat, self.labels)
+        return seat_view_json(entry.table, seat, self.labels, self.coach)
 
     def record(self, table_id: object, token: object) -> dict[str, Any]:
         """A finished table's record: the engine's match record, the seed and the log."""
@@ -263,7 +266,7 @@ class TableService:
         self._commit(entry, seat, text)
         table.propose(seat, text)
         self._after_change(entry)
-        return seat_view(table, seat, self.labels)
+        return seat_view(table, seat, self.labels, coach=self.coach)
 
     def _commit(self, entry: _Open, seat: int, action: str) -> None:
         table = entry.table
@@ -361,7 +364,7 @@ class TableService:
         entry, seat = self._seat(table_id, token)
         pushes = entry.subscribers.setdefault(seat, [])
         pushes.append(push)
-        text = seat_view_json(entry.table, seat, self.labels)
+        text = seat_view_json(entry.table, seat, self.labels, self.coach)
         entry.last[seat] = text
         push(text)
 
@@ -375,7 +378,7 @@ class TableService:
         for seat, pushes in entry.subscribers.items():
             if not pushes:
                 continue
-            text = seat_view_json(entry.table, seat, self.labels)
+            text = seat_view_json(entry.table, seat, self.labels, self.coach)
             if entry.last.get(seat) == text:
                 continue
             entry.last[seat] = text

@@ -30,8 +30,9 @@ from __future__ import annotations
 
 import functools
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final, TypeVar
 
 from akvo.match.actions import (
     LATERAL_TOKENS,
@@ -45,7 +46,6 @@ from akvo.match.core import CHANCE, TERMINAL
 from akvo.match.phases import ORDERS
 from akvo.match.state import MatchState
 from akvo.match.streams import KeyedChance
-from akvo.match.svg import board_svg
 from akvo.online.roles import action_characters, is_joint
 from akvo.online.seating import Seat, TableSetup, refuse
 
@@ -60,6 +60,7 @@ ACTION_LIMIT: Final = 120
 _MASK: Final = ORDER_ACTIONS["orders AAAA AA"]
 
 _LATERAL_UNITS: Final = (0, 1, 3, 4)
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,20 +91,11 @@ class Table:
         self._ship_offer: list[Offer | None] = [None, None]
         self._order_offer: Offer | None = None
         self._ready: list[str | None] = [None, None]
-        self._board: tuple[int, str] | None = None
-        #: The board and the log as JSON, with the position they were encoded at
-        #: (:func:`akvo.online.views.seat_view_json`).
-        self.public_json: tuple[tuple[int, int], str, str] | None = None
         self._actions: dict[int, tuple[str, ...]] = {}
         self._actions_at = -1
+        self._memo: dict[object, Any] = {}
+        self._memo_at = -1
         self._settle()
-
-    def board(self) -> str:
-        """The board as SVG (public: no orders on it), built once per position."""
-        key = len(self.state.history)
-        if self._board is None or self._board[0] != key:
-            self._board = (key, board_svg(self.state))
-        return self._board[1]
 
     # --- who holds what ---------------------------------------------------------------------
     def seat(self, index: int) -> Seat:
@@ -166,6 +158,17 @@ class Table:
         return self._order_offer
 
     # --- what a seat may do -----------------------------------------------------------------
+    def memo(self, key: object, compute: Callable[[], T]) -> T:
+        """``compute()``, kept until the next accepted action (every change of a table is
+        one): the views' board and log, the coach's advice."""
+        if self._memo_at != len(self.rows):
+            self._memo = {}
+            self._memo_at = len(self.rows)
+        if key not in self._memo:
+            self._memo[key] = compute()
+        found: T = self._memo[key]
+        return found
+
     def actions(self, index: int) -> tuple[str, ...]:
         """Everything seat ``index`` may send now (empty if it is not its decision);
         memoised until the next accepted action."""
@@ -303,15 +306,39 @@ class Table:
             return player
         return None
 
-    def bot_state(self) -> MatchState:
-        """A copy of the match as the deciding bot's side sees it: the other side's
-        unrevealed orders replaced by a placeholder (bots read public data only; this
-        makes sure of it)."""
+    def seen_by(self, side: int) -> MatchState:
+        """A copy of the match as ``side`` sees it: the other side's unrevealed orders
+        replaced by a placeholder. Bots and the coach decide from it (they read public
+        data only; this makes sure of it)."""
         copy = self.state.copy()
-        side = self.state.player
         if copy.phase == ORDERS and copy.orders[1 - side] is not None:
             copy.orders[1 - side] = _MASK
         return copy
+
+    def bot_state(self) -> MatchState:
+        """The match as the deciding bot's side sees it (:meth:`seen_by`)."""
+        return self.seen_by(self.state.player)
+
+    def part_of(self, index: int, orders: str) -> tuple[str, ...]:
+        """What seat ``index`` sends for its share of a side's ``orders`` action: the
+        action itself alone, else its part and, if it shares the ship, its proposal of
+        the ship's token (or the acceptance of the partner's same offer)."""
+        if self.setup.per_side == 1:
+            return (orders,)
+        seat = self.seats[index]
+        tokens = ORDER_ACTIONS[orders]
+        units = self._part_units(seat)
+        part = PART + "".join(
+            f" {UNIT_NAMES[u]}={(SHIP_TOKENS if u == SHIP else LATERAL_TOKENS)[tokens[u]]}"
+            for u in units
+        )
+        sent = [part] if units else []
+        if {BARREUR, LANCEUR} & set(seat.characters) and self.ship_shared(seat.side):
+            ship = SHIP_TOKENS[tokens[SHIP]]
+            offer = self._ship_offer[seat.side]
+            accept = offer is not None and offer.seat != index and offer.choice == ship
+            sent.append(f"{ACCEPT if accept else PROPOSE} {ship}")
+        return tuple(sent)
 
     def check_bot(self, side: int, action: object) -> str:
         """``action`` if it is a legal decision of ``side``'s bot now, else a refusal."""

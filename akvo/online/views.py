@@ -13,14 +13,17 @@ the front end (the book's labels live in :mod:`akvo_widgets.play.labels`).
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from akvo.match.actions import LATERAL_TOKENS, SHIP_TOKENS
 from akvo.match.board import CHAR_LABELS, SHIP, SHIP_NAME, SIDE_NAMES, UNIT_NAMES
 from akvo.match.phases import ORDERS
 from akvo.match.state import MatchState
+from akvo.match.svg import board_svg
 from akvo.online.roles import is_joint
 from akvo.online.table import ACCEPT, PART, PROPOSE, SPECTATOR, Table, part_choices
+from akvo.rules import TIER_NUMERALS
 
 #: Fields of the engine's observation the view gives elsewhere (or not at all).
 _OWN_FIELDS = ("viewer", "legal_actions", "events", "orders", "rules", "to_play")
@@ -38,6 +41,34 @@ class Labels(Protocol):
         """The label of one order token of a unit (``A`` → « Avancer »)."""
         ...
 
+    def orders(self, orders: str) -> str:
+        """A side's whole orders (``ATTA AT-B``) in words."""
+        ...
+
+    def board(self, state: MatchState, viewer: int | None) -> str:
+        """The board as SVG as ``viewer`` (a side, ``None`` for a spectator) may see it."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """The coach's word on one side's decision: the suggested engine action (at the orders,
+    a whole ``orders`` action), a French value text per engine action that has one, and
+    what the values assume (French)."""
+
+    suggestion: str | None
+    values: dict[str, str]
+    note: str
+
+
+class Coach(Protocol):
+    """The coach of a front end (the book's: :mod:`akvo_widgets.site_tables_coach`)."""
+
+    def advise(self, state: MatchState, side: int) -> Advice | None:
+        """Advice for ``side``, which is deciding (or programming) at ``state``: a copy of
+        the match as that side sees it (:meth:`~akvo.online.table.Table.seen_by`)."""
+        ...
+
 
 class PlainLabels:
     """The action strings themselves (tests, programs)."""
@@ -48,12 +79,24 @@ class PlainLabels:
     def token(self, unit: str, token: str) -> str:
         return token
 
+    def orders(self, orders: str) -> str:
+        return orders
+
+    def board(self, state: MatchState, viewer: int | None) -> str:
+        return board_svg(state)  # the public board: no orders on it
+
 
 def seat_view(
-    table: Table, index: int, labels: Labels | None = None, *, public: bool = True
+    table: Table,
+    index: int,
+    labels: Labels | None = None,
+    *,
+    public: bool = True,
+    coach: Coach | None = None,
 ) -> dict[str, Any]:
     """What seat ``index`` (or :data:`~akvo.online.table.SPECTATOR`) sees now; without the
-    board and the log (the same for every seat) when ``public`` is false."""
+    board and the log (the same for every seat) when ``public`` is false; with the coach's
+    advice on its decision when a coach is given and the table shows it."""
     labels = labels or PlainLabels()
     state = table.state
     side = 0 if index == SPECTATOR else table.seats[index].side
@@ -67,6 +110,7 @@ def seat_view(
         else {"role": "player", **table.seats[index].to_dict()}
     )
     actions = table.actions(index)
+    legal = [_entry(state, a, labels) for a in actions]
     view: dict[str, Any] = {
         "table": table.id,
         "you": you,
@@ -77,9 +121,15 @@ def seat_view(
         "status": "finished" if table.finished else "playing",
         "result": state.result,
         "turn": state.turn,
+        "tier": TIER_NUMERALS[state.tier],
         "phase": state.phase_name(),
         "prompt": _prompt(state),
-        "orders": _orders(table, index),
+        "orders": (orders := _orders(table, index)),
+        "orders_labels": {
+            side: labels.orders(text)
+            for side, text in orders.items()
+            if text not in (None, "hidden")
+        },
         "programmed": (
             {SIDE_NAMES[s]: table.orders_complete(s) for s in (0, 1)}
             if state.phase == ORDERS and not table.finished
@@ -91,14 +141,25 @@ def seat_view(
             "seats": list(table.deciding_seats()),
             "yours": bool(actions),
         },
-        "legal": [_entry(state, a, labels) for a in actions],
+        "coach": _coach(table, index, legal, coach, labels),
+        "legal": legal,
         "fields": _fields(actions, labels),
         "match": match,
     }
     if public:
         view["log"] = log
-        view["board"] = table.board()
+        view["board"] = _board(table, index, labels)
     return view
+
+
+def _viewer(table: Table, index: int) -> int | None:
+    return None if index == SPECTATOR else table.seats[index].side
+
+
+def _board(table: Table, index: int, labels: Labels) -> str:
+    """The board for this seat's side (or the spectators), drawn once per position."""
+    viewer = _viewer(table, index)
+    return table.memo(("board", viewer), lambda: labels.board(table.state, viewer))
 
 
 def _dumps(data: Any) -> str:
@@ -112,18 +173,17 @@ def view_json(view: dict[str, Any]) -> str:
     return _join(_dumps(rest), _dumps(view["board"]), _dumps(view["log"]))
 
 
-def seat_view_json(table: Table, index: int, labels: Labels | None = None) -> str:
-    """``view_json(seat_view(table, index, labels))``, with the board and the log (most of
-    a view's bytes, the same for every seat) encoded once per position of the match."""
-    key = (len(table.state.history), len(table.state.events))
-    cached = table.public_json
-    if cached is None or cached[0] != key:
-        cached = table.public_json = (
-            key,
-            _dumps(table.board()),
-            _dumps(list(table.state.events)),
-        )
-    return _join(_dumps(seat_view(table, index, labels, public=False)), cached[1], cached[2])
+def seat_view_json(
+    table: Table, index: int, labels: Labels | None = None, coach: Coach | None = None
+) -> str:
+    """``view_json(seat_view(table, index, labels, coach=coach))``, with the board and the
+    log (most of a view's bytes, the same for every seat) encoded once per position."""
+    labels = labels or PlainLabels()
+    viewer = _viewer(table, index)
+    board = table.memo(("board json", viewer), lambda: _dumps(_board(table, index, labels)))
+    log = table.memo("log json", lambda: _dumps(list(table.state.events)))
+    rest = seat_view(table, index, labels, public=False, coach=coach)
+    return _join(_dumps(rest), board, log)
 
 
 _PUBLIC = ("board", "log")
@@ -131,6 +191,50 @@ _PUBLIC = ("board", "log")
 
 def _join(rest: str, board: str, log: str) -> str:
     return f'{rest[:-1]},"board":{board},"log":{log}}}'
+
+
+def _coach(
+    table: Table,
+    index: int,
+    legal: list[dict[str, Any]],
+    coach: Coach | None,
+    labels: Labels,
+) -> dict[str, Any] | None:
+    """The coach's advice for the seat's decision, if it has one: each legal entry gets the
+    value text of its engine action (``entry["coach"]``), the suggestion is turned into
+    what this seat sends (its part of suggested orders, a proposal of the ship's order)."""
+    if coach is None or not table.setup.coach or not legal or index == SPECTATOR:
+        return None
+    side = table.seats[index].side
+    state = table.state
+    if state.phase != ORDERS and state.player != side:
+        return None
+    advice = table.memo(("coach", side), lambda: coach.advise(table.seen_by(side), side))
+    if advice is None:
+        return None
+    actions = [entry["action"] for entry in legal]
+    for entry in legal:
+        text = advice.values.get(_engine_action(entry["action"]))
+        if text:
+            entry["coach"] = text
+    suggested: list[str] = []
+    if advice.suggestion is not None:
+        if state.phase == ORDERS:
+            wanted = table.part_of(index, advice.suggestion)
+        else:
+            wanted = tuple(f"{v}{advice.suggestion}" for v in ("", f"{ACCEPT} ", f"{PROPOSE} "))
+        suggested = [a for a in wanted if a in actions]
+    return {
+        "suggestion": suggested,
+        "labels": [e["label"] for e in legal if e["action"] in suggested],
+        "note": advice.note,
+    }
+
+
+def _engine_action(action: str) -> str:
+    """The engine action a seat's action stands for (a proposal's or acceptance's)."""
+    verb, _, rest = action.partition(" ")
+    return rest if verb in (PROPOSE, ACCEPT) else action
 
 
 def _prompt(state: MatchState) -> str:
@@ -212,13 +316,19 @@ def _entry(state: MatchState, action: str, labels: Labels) -> dict[str, Any]:
     elif verb == "orders":
         entry["label"] = labels.action(state, action)
         entry["choices"] = part_choices(action)
-    elif verb == PROPOSE:
-        entry["label"] = f"Proposer\u00a0: {_choice_label(state, rest, labels)}"
-    elif verb == ACCEPT:
-        entry["label"] = f"Accepter\u00a0: {_choice_label(state, rest, labels)}"
+    elif verb in (PROPOSE, ACCEPT):
+        entry["label"] = _offer_label(verb, _choice_label(state, rest, labels), rest)
     else:
         entry["label"] = labels.action(state, action)
     return entry
+
+
+def _offer_label(verb: str, label: str, choice: str) -> str:
+    """« Proposer le double-jeton AA : … », « Accepter : le Barreur tire en premier »."""
+    what = "Proposer" if verb == PROPOSE else "Accepter"
+    if choice in SHIP_TOKENS:
+        return f"{what} le double-jeton {label}"
+    return f"{what}\u00a0: {label[:1].lower()}{label[1:]}"
 
 
 def _fields(actions: tuple[str, ...], labels: Labels) -> list[dict[str, Any]]:

@@ -283,6 +283,7 @@ INTERACTIONS: dict[str, tuple[str, Callable[[Page], str]]] = {
     "fin-du-match.ipynb": (".akvo-end-verdict", _end),
     "premier-tour.ipynb": (".akvo-tutorial-progress", _first_turn),
     "jouer-un-match.ipynb": (".akvo-play-orders-summary", _match),
+    "jouer-en-ligne.ipynb": (".akvo-sharing-notes", _sharing),
     "rejouer-un-match.ipynb": (".akvo-replay-counter", _replay),
     "exercices.ipynb": (".akvo-exercise-score", _exercise),
 }

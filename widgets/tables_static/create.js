@@ -37,7 +37,7 @@
 
   function teamChoice(side, teams, preset) {
     const box = $("team-" + side);
-    const options = teams.map((t) => [t.key, t.name + " (" + t.strategy + ")"]);
+    const options = teams.map((t) => [t.key, t.name]);
     options.push(["", "Liste personnalisée…"]);
     const picker = select("team-" + side + "-preset", options, preset);
     const custom = el("input");
@@ -96,7 +96,7 @@
     }
     const rules = {};
     for (const node of $("rules").querySelectorAll("select")) rules[node.id.replace(/^rule-/, "")] = node.value;
-    return { teams: [team("A"), team("B")], players: players, bots: bots, rules: rules };
+    return { teams: [team("A"), team("B")], players: players, bots: bots, rules: rules, coach: $("coach").checked };
   }
 
   function showLinks(made) {

@@ -49,16 +49,15 @@
   function renderStatus(view) {
     const m = view.match;
     const scores = m.scores;
-    let score = "Tour " + view.turn + " · palier " + m.tier + " · score A " + scores[0] + " – " + scores[1] + " B";
+    let score = "Tour " + view.turn + " · palier " + view.tier + " · score A " + scores[0] + " – " + scores[1] + " B";
     if (m.favoured) score += " · la météo favorise " + m.favoured;
     $("tbl-score").textContent = score;
     let prompt = view.prompt;
     if (view.status === "finished") {
       prompt = view.result === "draw" ? "Match terminé : match nul." : "Match terminé : victoire du camp " + view.result + ".";
-    } else if (view.decision.yours) {
-      prompt = "À vous : " + view.prompt;
     }
     $("tbl-prompt").textContent = prompt;
+    $("tbl-yours").hidden = !view.decision.yours;
 
     const programmed = $("tbl-programmed");
     programmed.replaceChildren();
@@ -68,16 +67,15 @@
         programmed.append(el("li", "Camp " + side + " : " + (done ? "ordres programmés ✓" : "programmation en cours…"), done ? "tbl-done" : "tbl-pending"));
       }
     }
-    const own = view.you.side ? view.orders[view.you.side] : null;
-    const other = view.you.side === "A" ? "B" : "A";
-    let orders = "";
-    if (own) orders = "Vos ordres : " + own + ".";
-    if (view.you.role === "player" && view.orders[other] && view.orders[other] !== "hidden") {
-      orders += " Ordres du camp " + other + " : " + view.orders[other] + ".";
+    // Orders as the server labels them: one's own, the other side's once revealed.
+    const lines = [];
+    for (const side of ["A", "B"]) {
+      const label = view.orders_labels[side];
+      if (!label) continue;
+      const whose = side === view.you.side ? "Vos ordres" : "Camp " + side;
+      lines.push(whose + " : " + label + ".");
     }
-    if (view.you.role === "spectator" && view.phase !== "orders" && view.orders.A) {
-      orders = "Ordres révélés : A " + view.orders.A + " ; B " + view.orders.B + ".";
-    }
+    const orders = lines.join(" ");
     $("tbl-orders").textContent = orders.trim();
 
     const team = $("tbl-team");
@@ -123,11 +121,17 @@
     }
     const buttons = $("tbl-actions");
     buttons.replaceChildren();
+    const suggested = view.coach ? view.coach.suggestion : [];
     for (const entry of legal) {
       if (entry.choices) continue;  // chosen through the fields above
       const button = el("button", entry.label, "tbl-action");
       button.type = "button";
       button.dataset.action = entry.action;
+      if (entry.coach) button.append(el("span", entry.coach, "tbl-coach-value"));
+      if (suggested.includes(entry.action)) {
+        button.classList.add("tbl-suggested");
+        button.append(el("span", "conseillé", "tbl-coach-mark"));
+      }
       button.addEventListener("click", () => send(entry.action));
       buttons.append(button);
     }
@@ -162,6 +166,7 @@
   }
 
   function renderCoach(view) {
+    // The coach's advice comes whole from the server (akvo.coach): shown, never computed.
     const box = $("tbl-coach");
     if (!view.coach) {
       box.hidden = true;
@@ -169,11 +174,31 @@
     }
     box.hidden = false;
     box.replaceChildren(el("h2", "Le coach"));
-    for (const line of view.coach) box.append(el("p", line));
+    if (view.coach.labels.length) {
+      box.append(el("p", "Le bot « normal » choisirait : " + view.coach.labels.join(" ; ") + ".", "tbl-coach-suggestion"));
+    }
+    box.append(el("p", view.coach.note, "tbl-coach-note"));
+  }
+
+  async function download() {
+    // The engine's record of the finished match, as the replay page reads it.
+    const answer = await fetch(api + "/record?token=" + encodeURIComponent(token));
+    const body = await answer.json().catch(() => ({}));
+    if (!answer.ok) {
+      say(body.message || "L’enregistrement n’est pas disponible.");
+      return;
+    }
+    const blob = new Blob([JSON.stringify(body.match, null, 1)], { type: "application/json" });
+    const link = el("a");
+    link.href = URL.createObjectURL(blob);
+    link.download = "akvo-match-" + tableId + ".json";
+    document.body.append(link);
+    link.click();
+    link.remove();
   }
 
   function render(view) {
-    const wasMine = current && current.decision.yours;
+    const wasMine = current ? current.decision.yours : null;
     current = view;
     document.body.dataset.phase = view.phase;
     document.body.dataset.status = view.status;
@@ -181,10 +206,11 @@
     renderStatus(view);
     renderDecision(view);
     renderCoach(view);
+    $("tbl-download").hidden = view.status !== "finished";
     $("tbl-board").innerHTML = view.board;  // the engine's SVG of the public board
     renderLog(view);
     renderSeats(view);
-    if (view.decision.yours && !wasMine) $("tbl-prompt").focus();
+    if (view.decision.yours && wasMine === false) $("tbl-prompt").focus();  // not on load
   }
 
   async function send(action) {
@@ -238,12 +264,17 @@
     };
   }
 
+  $("tbl-download-button").addEventListener("click", download);
+
   $("tbl-fields").addEventListener("submit", (event) => {
     event.preventDefault();
     const action = chosenOrders();
     if (action) send(action);
     else say("Cette combinaison n’est pas proposée : choisissez-en une autre.");
   });
+
+  // Another seat's link opened in this tab changes only the fragment: start again.
+  window.addEventListener("hashchange", () => location.reload());
 
   if (!tableId || !token) {
     $("tbl-you").textContent = "Ce lien est incomplet : il lui manque le jeton de votre place (la partie après « # »).";
