@@ -6,9 +6,10 @@ from __future__ import annotations
 import asyncio
 import random
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from tornado import web
 from tornado.httpserver import HTTPServer
@@ -19,6 +20,15 @@ from akvo.online import Table, parse_request
 from akvo_widgets.site_tables import OnlineTables, table_handlers
 
 PRESETS = ["perrockiss", "fish-tank"]
+
+T = TypeVar("T")
+
+
+def run_async(coroutine: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run`` in a thread of its own: in the whole suite the main thread already
+    shows a running loop (Playwright's sync API leaves one), where ``asyncio.run`` refuses."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, coroutine).result()
 
 
 def new_table(players: int = 2, seed: int = 7, **request: Any) -> Table:

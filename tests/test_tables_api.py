@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from akvo.online.client import SeatClient, create_table, play_seat
-from tests.tables_play import PRESETS, InProcessServer
+from tests.tables_play import PRESETS, InProcessServer, run_async
 
 API = "/akvo/api/tables"
 
@@ -218,7 +218,7 @@ def test_each_seat_is_pushed_its_view_on_every_change(server: InProcessServer) -
             await asyncio.wait_for(asyncio.gather(*tasks), 20)
             return seen
 
-    a_seen, b_seen = asyncio.run(scenario())
+    a_seen, b_seen = run_async(scenario())
     assert [v["programmed"] for v in b_seen[:2]] == [
         {"A": False, "B": False},
         {"A": True, "B": False},
@@ -277,7 +277,7 @@ def test_pushes_to_b_are_the_same_bytes_whatever_a_programs(server: InProcessSer
             ),
         ]
 
-    one, other = asyncio.run(both())
+    one, other = run_async(both())
     assert len(one) >= 5 and one == other
 
 
@@ -302,7 +302,7 @@ def test_scripts_using_only_the_api_play_whole_matches(
             humans = {s["seat"] for s in made["seats"] if s["token"]}
             return [logs, record, humans]
 
-    logs, record, humans = asyncio.run(match())
+    logs, record, humans = run_async(match())
     assert all(log.final["status"] == "finished" for log in logs)
     # Every action acknowledged to a script is in the log, and nothing else of theirs.
     acted = sorted(action for log in logs for _, action in log.acted)

@@ -19,7 +19,7 @@ from akvo.match import replay
 from akvo.online.client import ApiRefusal, SeatClient, SeatLog, create_table, play_seat
 from akvo.online.store import TableStore
 from akvo_widgets.site import serve_in_background
-from tests.tables_play import PRESETS
+from tests.tables_play import PRESETS, run_async
 
 ROOT = Path(__file__).resolve().parents[1]
 #: No pre-heated kernel: a killed server would leave it behind for nothing.
@@ -95,7 +95,7 @@ def test_a_killed_server_loses_no_acknowledged_action(tmp_path: Path) -> None:
     database = tmp_path / "tables.sqlite"
     book = ROOT / "book"
     with serve_in_background(book, tmp_path / "first.log", *_options(database)) as first:
-        made, logs = asyncio.run(_play_until_killed(first.url, first.pid, moves=12))
+        made, logs = run_async(_play_until_killed(first.url, first.pid, moves=12))
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             try:
@@ -131,7 +131,7 @@ def test_a_killed_server_loses_no_acknowledged_action(tmp_path: Path) -> None:
                 seen = [json.loads(text)["log"] for log in seat_logs for _, text in log.pushes[-1:]]
                 for last in seen:
                     assert view["log"][: len(last)] == last
-        records = asyncio.run(_finish(second.url, made))
+        records = run_async(_finish(second.url, made))
 
     for rows, record in zip(before, records, strict=True):
         logged = [tuple(row) for row in record["rows"]]

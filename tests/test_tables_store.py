@@ -16,7 +16,7 @@ from akvo.match import Phase
 from akvo.online import TableRefusal
 from akvo.online.service import TableService, token_hash
 from akvo.online.store import TableStore
-from tests.tables_play import PRESETS
+from tests.tables_play import PRESETS, run_async
 
 
 def _service(path: Path) -> TableService:
@@ -227,6 +227,7 @@ def test_a_slow_bot_decides_off_the_event_loop(tmp_path: Path) -> None:
     service = _service(tmp_path / "t.sqlite")
 
     async def scenario() -> tuple[str, str]:
+        service.attach(asyncio.get_running_loop())  # as the web server does
         made = service.create({"teams": PRESETS, "bots": {"B": "fort"}})
         view = service.act(made["table"], made["seats"][0]["token"], "orders AAAA AA")
         before = view["phase"]  # answered before the bot has decided
@@ -236,6 +237,6 @@ def test_a_slow_bot_decides_off_the_event_loop(tmp_path: Path) -> None:
                 break
         return before, service.table(made["table"]).state.phase_name()
 
-    before, after = asyncio.run(scenario())
+    before, after = run_async(scenario())
     assert before == "orders" and after != "orders"
     service.close()

@@ -215,6 +215,8 @@ class _Guarded(web.RequestHandler):
         return address
 
     def prepare(self) -> None:
+        # The server's loop, where bots decide from now on (a handler runs on it).
+        self.app.service.attach(asyncio.get_running_loop())
         wait = self.app.requests.wait(self.client())
         if wait:
             self.set_header("Retry-After", str(max(1, round(wait))))

@@ -11,7 +11,11 @@ and turns a :class:`~akvo.online.seating.TableRefusal` into a status code by its
   acknowledged means on disk. A refused action changes nothing and logs nothing.
 - Pushes: after every change each subscribed seat gets its view (JSON text) if it changed.
 - Bots play as soon as it is their decision, after the pushes of the action that made it
-  so; the slow one (``search``) runs in a worker thread on a copy, off the event loop.
+  so. With an event loop attached (:meth:`TableService.attach`, the web server's), they
+  decide on it, the slow one (``search``) in a worker thread on a copy, off the loop;
+  without one (scripts, tests) they decide at once, in the caller. The loop is attached
+  explicitly, never guessed from the calling thread: a thread may show a "running" loop
+  that is not serving it (Playwright's sync API leaves one in the main thread).
 - On start, :meth:`TableService.load` rebuilds every open table by replaying its log; a
   table whose setup or log the checks or the engine refuse is *broken* (its requests get a
   French refusal), and the others load as usual.
@@ -134,6 +138,20 @@ class TableService:
         self._finished: OrderedDict[str, None] = OrderedDict()
         self.broken: dict[str, str] = {}
         self._executor = ThreadPoolExecutor(bot_threads, thread_name_prefix="akvo-bot")
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def attach(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Let bots decide on ``loop``, the one whose thread calls this service from now on;
+        the tables waiting for a bot get their move scheduled there."""
+        if self._loop is loop:
+            return
+        self._loop = loop
+        for entry in list(self._open.values()):
+            loop.call_soon_threadsafe(self._wake_bot, entry)
+
+    def _wake_bot(self, entry: _Open) -> None:
+        if entry.table.bot_side() is not None and not entry.bot_busy:
+            self._schedule_bot(entry)
 
     def close(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)
@@ -285,8 +303,7 @@ class TableService:
             self.store.finish(table.id, _record(table))
             self._remember_finished(table.id)
         self._push(entry)
-        if table.bot_side() is not None and not entry.bot_busy:
-            self._schedule_bot(entry)
+        self._wake_bot(entry)
 
     def _remember_finished(self, table_id: str) -> None:
         self._finished[table_id] = None
@@ -307,10 +324,7 @@ class TableService:
         return bot
 
     def _schedule_bot(self, entry: _Open) -> None:
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            loop = None
+        loop = self._loop
         side = entry.table.bot_side()
         assert side is not None
         name = entry.table.setup.bots[side]

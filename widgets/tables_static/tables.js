@@ -101,6 +101,9 @@
     box.hidden = legal.length === 0;
     const fields = $("tbl-fields");
     const list = $("tbl-field-list");
+    // A push (the other side programmed, say) re-renders: keep what the player has picked.
+    const picked = {};
+    for (const select of list.querySelectorAll("select")) picked[select.name] = select.value;
     list.replaceChildren();
     fields.hidden = view.fields.length === 0;
     for (const field of view.fields) {
@@ -116,6 +119,7 @@
         node.value = option.value;
         select.append(node);
       }
+      if (field.options.some((option) => option.value === picked[field.key])) select.value = picked[field.key];
       wrap.append(label, select);
       list.append(wrap);
     }
@@ -197,8 +201,18 @@
     link.remove();
   }
 
+  function focusedControl() {
+    // The decision control that has the focus, as a selector that finds it again after a
+    // re-render (the buttons are rebuilt on every push).
+    const focused = document.activeElement;
+    if (!focused || !focused.closest || !focused.closest("#tbl-decision")) return null;
+    if (focused.dataset.action) return '[data-action="' + CSS.escape(focused.dataset.action) + '"]';
+    return focused.id ? "#" + CSS.escape(focused.id) : null;
+  }
+
   function render(view) {
     const wasMine = current ? current.decision.yours : null;
+    const keep = focusedControl();
     current = view;
     document.body.dataset.phase = view.phase;
     document.body.dataset.status = view.status;
@@ -210,7 +224,9 @@
     $("tbl-board").innerHTML = view.board;  // the engine's SVG of the public board
     renderLog(view);
     renderSeats(view);
-    if (view.decision.yours && wasMine === false) $("tbl-prompt").focus();  // not on load
+    const again = keep ? $("tbl-decision").querySelector(keep) : null;
+    if (again) again.focus();  // the player's place survives a push
+    else if (view.decision.yours && wasMine === false) $("tbl-prompt").focus();  // not on load
   }
 
   async function send(action) {
