@@ -21,6 +21,7 @@ GrimoireReading = Literal["standard", "swapped"]
 RuneURule = Literal["restores_ultime", "names_only"]
 MouvementRule = Literal["is_the_rune", "separate"]
 ShipAdvanceRule = Literal["one", "per_order"]
+RouleauMouvementRule = Literal["no_rune", "plus_one"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +48,12 @@ class RulesConfig:
     """R20 with the ship's double token: an Avancer/Avancer order takes ``"one"`` Mouvement
     rune for its 2-cell move, or one ``"per_order"`` (two 1-cell steps, each may take a
     rune)."""
+    rouleau_mouvement: RouleauMouvementRule = "no_rune"
+    """R20 with R24: Rouleau's advance is not an « action Avancer », so by default
+    ``"no_rune"`` is played on it; ``"plus_one"`` reads the grimoire's « +1 case pendant un
+    déplacement » as letting the Surfeur (or the bonus) play one Mouvement rune on it, for 2
+    cells. Rouleau follows the shot's outcome and prodiges (R23), outside the resolution, so
+    R18's one rune per side does not limit it."""
 
     def __post_init__(self) -> None:
         for name, allowed in CHOICES.items():  # each value kept as the plain option string

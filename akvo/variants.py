@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING, Any
 
 from akvo.config import CHOICES, DEFAULT_RULES, RulesConfig
 from akvo.errors import RulesError, require_choice, require_instance
-from akvo.match.actions import ADVANCE, NO_MOVE, RUNE_LETTER, WEATHER_ACTIONS
-from akvo.match.board import BARREUR, SHIP
+from akvo.match.actions import ADVANCE, NO_MOVE, ROULEAU, RUNE_LETTER, WEATHER_ACTIONS
+from akvo.match.board import BARREUR, SHIP, UNIT_OF_NAME
+from akvo.match.geometry import chest_distance
 from akvo.match.phases import Phase
 from akvo.match.preview import CHEST_NAME, unit_preview
 from akvo.match.scenario import scenario
@@ -43,6 +44,7 @@ VARIANT_RULINGS: Mapping[str, str] = MappingProxyType(
         "rune_u": "R22",
         "mouvement_rune": "R18",
         "ship_advance_runes": "R20",
+        "rouleau_mouvement": "R20",
     }
 )
 #: The weather bag of R8: 4 tokens favouring each side, drawn for turns 1–8.
@@ -226,6 +228,54 @@ def ship_double_advance(rules: RulesConfig = DEFAULT_RULES) -> ShipAdvance:
         tuple(played),
         chest.base_distance,
         chest.odds.expected_points,
+    )
+
+
+# --- R20 with R24: a Mouvement rune on Rouleau's advance (variant ``rouleau_mouvement``) ---
+
+#: A's Surfeur (Mouvement Y; bonus Mouvement W in Perrockiss) shoots B's Surfeur at the
+#: start of turn 5 (:data:`MOVEMENT_SETUP`), without moving first or playing a rune; the
+#: dice are set: a plain success, then B's failed defence pushes its Surfeur 1 cell back.
+ROULEAU_ORDERS = ("orders AATA AA", "orders AAAA AA")
+ROULEAU_SHOT = ("activate surfeur", NO_MOVE, "shoot surfeur", "no rune", "no rune")
+ROULEAU_DICE = ("roll 5544", "roll 1112")
+
+
+@dataclass(frozen=True, slots=True)
+class RouleauAdvance:
+    """A's Surfeur declaring Rouleau after pushing B's Surfeur (:data:`ROULEAU_SHOT`), with
+    the first Mouvement rune the engine offers on it (``rune``, or ``None`` without one)."""
+
+    tier: int
+    row_before: int
+    row: int
+    rune: str | None
+    runes_offered: tuple[str, ...]  # the Mouvement runes the engine offers with Rouleau
+    chest_distance: int  # from ``row`` to B's beach (R5): in range at 1–4
+
+    @property
+    def cells(self) -> int:
+        return self.row - self.row_before
+
+
+def rouleau_advance(rules: RulesConfig = DEFAULT_RULES) -> RouleauAdvance:
+    """How far Rouleau takes A's Surfeur under ``rules``, with a Mouvement rune if offered."""
+    state = _opening(rules, MOVEMENT_SETUP, ROULEAU_ORDERS)
+    surfeur = UNIT_OF_NAME["surfeur"]
+    for action in (*ROULEAU_SHOT, *ROULEAU_DICE):
+        state.apply_action(action)
+    assert state.phase == Phase.ROULEAU, "the scripted shot must offer Rouleau"
+    before = state.row(0, surfeur)
+    offered = tuple(RUNE_LETTER[a] for a in state.legal_actions() if a in RUNE_LETTER)
+    state.apply_action(f"{ROULEAU} +{offered[0]}" if offered else ROULEAU)
+    row = state.row(0, surfeur)
+    return RouleauAdvance(
+        state.tier,
+        before,
+        row,
+        offered[0] if offered else None,
+        offered,
+        chest_distance(0, row),
     )
 
 

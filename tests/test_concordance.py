@@ -125,3 +125,21 @@ def test_malformed_entries_are_refused(entry: dict[str, object], message: str) -
 def test_bad_references_are_refused(reference: str) -> None:
     with pytest.raises(AkvoError):
         resolve(reference)
+
+
+def test_the_rules_limits_point_to_tests_of_those_rules() -> None:
+    """The defence modifiers, one rune per side, Tourbillon's duration and the 4/6-player
+    sharing each cite a test of that very rule, and the page promises no chapter « à venir »."""
+    one_rune = "test_match_limits.py::test_each_side_plays_at_most_one_rune_per_resolution"
+    wanted = {
+        "tirs.jet-defense": "test_match_limits.py::test_the_defence_modifiers_add_up",
+        "runes.une-par-resolution": one_rune,
+        "tirs.une-rune": one_rune,
+        "ultimes.tourbillon": "test_match_limits.py::test_tourbillon_lasts_until",
+        "equipes.quatre-joueurs": "test_tables_model.py::test_four_players_assemble_their_sides",
+        "equipes.six-joueurs": "test_tables_model.py::test_at_six_players_the_ship_holder",
+    }
+    by_id = {s.id: s for s in SENTENCES}
+    for sentence_id, test in wanted.items():
+        assert any(test in node for node in by_id[sentence_id].tests), sentence_id
+    assert "à venir" not in (ROOT / "book" / "concordance.ipynb").read_text(encoding="utf-8")

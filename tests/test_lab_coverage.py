@@ -23,10 +23,21 @@ from akvo.match.state import MatchState, new_match
 from akvo.rules import RuneCategory
 
 FAST = {"workers": 0, "progress": False}
-RUNE_PHASES = (Phase.ATTACK_RUNE, Phase.DEFENCE_RUNE, Phase.PRE_SHOT, Phase.ADVANCE)
-EVERY_VARIANT = RulesConfig(
-    weather="coin", prodige="all", grimoire="swapped", ship_advance_runes="per_order"
+RUNE_PHASES = (
+    Phase.ATTACK_RUNE,
+    Phase.DEFENCE_RUNE,
+    Phase.PRE_SHOT,
+    Phase.ADVANCE,
+    Phase.ROULEAU,
 )
+EVERY_VARIANT = RulesConfig(
+    weather="coin",
+    prodige="all",
+    grimoire="swapped",
+    ship_advance_runes="per_order",
+    rouleau_mouvement="plus_one",
+)
+SURFEUR_UNIT = 3
 
 
 @pytest.fixture(scope="module", params=[RulesConfig(), EVERY_VARIANT], ids=["default", "variants"])
@@ -59,9 +70,11 @@ def _recount(state: MatchState) -> dict[str, int]:
             dice = [int(face) for face in action.split()[1]]
         elif phase is Phase.REROLL:
             dice[again.shot.relanced - 1] = int(action.split()[1])  # type: ignore[union-attr]
-        elif action.startswith("rune U "):
+        if phase is Phase.ROULEAU:
+            counts["rouleau_mouvement"] += _rouleau_could_take_a_rune(again, side)
+        if action.startswith("rune U "):
             counts["rune_u"] += 1
-        elif phase in RUNE_PHASES and action not in ("no rune", "no move", "advance"):
+        elif phase in RUNE_PHASES and action not in NO_RUNE_PLAYED:
             category = again.rosters[side].category_of[action[-1]]
             wild = (RuneCategory.CONFUSION, RuneCategory.RELANCE)
             counts["grimoire"] += list(RuneCategory)[category] in wild
@@ -73,6 +86,22 @@ def _recount(state: MatchState) -> dict[str, int]:
         finished = phase in rolling and again.phase_enum not in (Phase.RELANCE, Phase.REROLL)
         counts["prodige"] += finished and 2 <= len(dice) <= 3 and len(set(dice)) == 1
     return counts
+
+
+NO_RUNE_PLAYED = ("no rune", "no move", "advance", "rouleau", "no rouleau")
+
+
+def _rouleau_could_take_a_rune(state: MatchState, side: int) -> bool:
+    """The second cell ahead of the Surfeur is water and free, and the Surfeur or the bonus
+    holds an unspent Mouvement rune (read from the team list, not the engine's roster)."""
+    row = state.rows[side * 5 + SURFEUR_UNIT]
+    ahead = [row + step * (1 if side == 0 else -1) for step in (1, 2)]
+    other = state.rows[(1 - side) * 5 + SURFEUR_UNIT]
+    free = all(1 <= r <= 8 and r != other for r in ahead)
+    team = state.teams[side]
+    letters = team.groups[4] + team.bonus
+    mouvement = [x for x in letters if x in "VWXYZ" and not state.is_spent(side, x)]
+    return free and bool(mouvement)
 
 
 def test_each_rules_branch_is_counted_as_a_recount_of_the_record_finds(run: Results) -> None:

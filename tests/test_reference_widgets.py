@@ -168,6 +168,16 @@ def test_ship_switch_shows_how_far_the_ship_goes() -> None:
         assert shown == decimal(advance.chest_points, 2)
 
 
+def test_rouleau_switch_shows_how_far_the_surfeur_goes() -> None:
+    switch = variants.VariantSwitch("rouleau_mouvement")
+    field = "akvo-variant-rouleau_mouvement"
+    for reading, cells, chest in (("no_rune", 1, 5), ("plus_one", 2, 4)):
+        switch.reading.value = reading
+        assert _cell(switch.result.value, f"{field}-value") == str(cells)
+        assert _cell(switch.result.value, f"{field}-chest") == f"{chest}\u00a0miles"
+    assert "hors de portée" not in switch.result.value and "Y, W" in switch.result.value
+
+
 def test_every_variant_shows_a_number_its_switch_changes() -> None:
     for field, (_default, other) in CHOICES.items():
         switch = variants.VariantSwitch(field)

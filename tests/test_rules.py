@@ -140,6 +140,7 @@ def test_rules_config_defaults_and_variants() -> None:
         "rune_u": "restores_ultime",
         "mouvement_rune": "is_the_rune",
         "ship_advance_runes": "one",
+        "rouleau_mouvement": "no_rune",
     }
     assert RulesConfig.from_text("weather=coin, prodige=all") == RulesConfig(
         weather="coin", prodige="all"

@@ -23,6 +23,7 @@ from akvo.variants import (
     VARIANT_RULINGS,
     best_own_attack,
     mouvement_before_shot,
+    rouleau_advance,
     ship_double_advance,
     variant_rules,
     weather_favoured_turns,
@@ -133,6 +134,19 @@ def test_the_ship_takes_one_mouvement_rune_for_its_double_advance() -> None:
         assert advance.chest_points == exact
     assert one.chest_points == Fraction(817075, 1679616)
     assert per_order.chest_points == Fraction(542717, 559872)
+
+
+# --- R20 with R24: a Mouvement rune on Rouleau's advance ------------------------------------
+
+
+def test_rouleau_takes_a_mouvement_rune_only_under_the_variant() -> None:
+    plain = rouleau_advance()
+    boosted = rouleau_advance(RulesConfig(rouleau_mouvement="plus_one"))
+    assert (plain.row_before, plain.row, plain.cells, plain.rune) == (3, 4, 1, None)
+    assert plain.runes_offered == () and plain.chest_distance == 5  # R5: out of range
+    assert (boosted.row, boosted.cells, boosted.rune) == (5, 2, "Y")
+    assert boosted.runes_offered == ("Y", "W")  # the Surfeur's own Y, the bonus W (R21)
+    assert boosted.chest_distance == 4 and plain.tier == boosted.tier == 3
 
 
 # --- Win rates -------------------------------------------------------------------------------

@@ -27,6 +27,7 @@ from akvo.rules import (
     TIERS,
     TURNS,
 )
+from akvo.variants import VARIANT_RULINGS
 
 from . import controls as c
 from .chapters import CHAPTERS
@@ -57,6 +58,7 @@ def slug(text: str) -> str:
 _TIERS = f"{tier_numeral(TIERS[0])} à {tier_numeral(TIERS[-1])}"
 _AID = "aide-memoire.ipynb"
 _RULINGS = "arbitrages-et-variantes.ipynb"
+_VARIANT_RULINGS = ", ".join(sorted(set(VARIANT_RULINGS.values()), key=lambda r: int(r[1:])))
 
 TERMS: tuple[Term, ...] = (
     Term(
@@ -186,7 +188,7 @@ TERMS: tuple[Term, ...] = (
     ),
     Term(
         "Mouvement",
-        "Catégorie de rune (symbole →) : une case de plus en avançant, ou une case d’avance juste avant un tir.",
+        "Catégorie de rune (symbole →) : une case de plus sur un ordre Avancer, ou une case d’avance juste avant un tir ; par défaut, aucune sur l’avance de Rouleau (R20).",
         "avancer-et-se-bloquer.ipynb",
     ),
     Term(
@@ -221,7 +223,7 @@ TERMS: tuple[Term, ...] = (
     ),
     Term(
         "Prodige",
-        f"Jet dont les {DEFAULT_DICE} dés montrent la même face : le mage récupère une rune dépensée (R13, R23).",
+        f"Jet dont les {DEFAULT_DICE} dés montrent la même face : le mage récupère une rune dépensée, qu’il peut rejouer dès la résolution suivante (R13, R23).",
         "des.ipynb",
     ),
     Term(
@@ -246,12 +248,12 @@ TERMS: tuple[Term, ...] = (
     ),
     Term(
         "Résolution",
-        "Un tir avec son éventuelle interception : chaque camp y joue une rune au plus (R18).",
+        "Un tir avec son éventuelle interception : chaque camp y joue une rune au plus, et par défaut la rune de Mouvement jouée juste avant le tir en est une (R18).",
         "runes-et-ultimes.ipynb",
     ),
     Term(
         "Rouleau",
-        "Ultime du Surfeur : quand son tir fait reculer le Surfeur adverse de son couloir, il avance aussitôt d’une case.",
+        "Ultime du Surfeur : quand son tir fait reculer le Surfeur adverse de son couloir, il avance aussitôt d’une case (deux avec une rune de Mouvement, en variante, R20).",
         "ultimes-en-jeu.ipynb",
     ),
     Term(
@@ -311,7 +313,7 @@ TERMS: tuple[Term, ...] = (
     ),
     Term(
         "Variante",
-        "Autre lecture d’un arbitrage que le moteur sait jouer, pour comparer (R8, R13, R19, R22).",
+        f"Autre lecture d’un arbitrage que le moteur sait jouer, pour comparer ({_VARIANT_RULINGS}).",
         _RULINGS,
     ),
     Term(

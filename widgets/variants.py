@@ -19,11 +19,13 @@ from akvo.config import DEFAULT_RULES, RulesConfig
 from akvo.errors import AkvoError
 from akvo.lab import Comparison, Interval, Results
 from akvo.rules import (
+    DISTANCES,
     DUPLICATED_PRESETS,
     PRESET_TEAMS,
     TURNS,
     Character,
     RuneCategory,
+    miles,
     rune,
     runes_in,
 )
@@ -37,6 +39,7 @@ from akvo.variants import (
     ShotChoice,
     best_own_attack,
     mouvement_before_shot,
+    rouleau_advance,
     ship_double_advance,
     weather_favoured_turns,
     win_rates,
@@ -67,6 +70,10 @@ READINGS: dict[str, tuple[tuple[str, str], ...]] = {
     "ship_advance_runes": (
         ("Navire Avancer/Avancer : une rune de Mouvement en tout", "one"),
         ("Navire Avancer/Avancer : une rune de Mouvement par ordre", "per_order"),
+    ),
+    "rouleau_mouvement": (
+        ("Rouleau : pas de rune de Mouvement sur son avance", "no_rune"),
+        ("Rouleau : une rune de Mouvement pour 2 cases", "plus_one"),
     ),
 }
 #: Where the shots of the prodige and grimoire switches are measured.
@@ -214,6 +221,24 @@ def ship_html(rules: RulesConfig) -> str:
     )
 
 
+def rouleau_html(rules: RulesConfig) -> str:
+    """R20 with R24: how far Rouleau takes the Surfeur, and the chest it brings in range."""
+    advance = rouleau_advance(rules)
+    field = "akvo-variant-rouleau_mouvement"
+    offered = ", ".join(advance.runes_offered) or "aucune"
+    played = f", avec la rune {advance.rune}" if advance.rune else ""
+    reach = "à portée" if advance.chest_distance <= DISTANCES[-1] else "hors de portée"
+    return french(
+        f"<p>Début du tour {MOVEMENT_SETUP['turn']} (palier {tier_numeral(advance.tier)}) : "
+        f"le Surfeur de A, en ligne {advance.row_before}, repousse le Surfeur de B et déclare "
+        f"Rouleau. Runes de Mouvement que le moteur lui propose avec Rouleau : {offered}. Il "
+        f"avance de <b class='{field}-value'>{advance.cells}</b>{NBSP}"
+        f"{'case' if advance.cells == 1 else 'cases'}{played}, jusqu’à la ligne {advance.row} :"
+        f" le coffre de son couloir est à <b class='{field}-chest'>"
+        f"{miles(advance.chest_distance).replace(' ', NBSP)}</b>, {reach} pour le tour suivant.</p>"
+    )
+
+
 _VIEWS = {
     "weather": weather_html,
     "prodige": prodige_html,
@@ -221,6 +246,7 @@ _VIEWS = {
     "rune_u": rune_u_html,
     "mouvement_rune": mouvement_html,
     "ship_advance_runes": ship_html,
+    "rouleau_mouvement": rouleau_html,
 }
 
 #: The simulation behind each variant's « Simuler l’effet sur les victoires » button.

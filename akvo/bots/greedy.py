@@ -12,7 +12,8 @@ Each decision is answered by a simple rule over exact worths (:mod:`akvo.bots.va
 - runes: the rune (attack or defence) whose exact effect on this shot, computed with
   :func:`akvo.shots.shot`, gains at least :func:`spend_min`; Mouvement when the extra cell
   brings a chest into range; Relance by R15 (:func:`akvo.match.r15_relance`);
-- prodige: recover the most useful category; Rouleau always; Trident when mage targets are
+- prodige: recover the most useful category; Rouleau always (with a Mouvement rune, under
+  the variant ``rouleau_mouvement``, as on an Avancer step); Trident when mage targets are
   worth more than the chest;
 - the rune U (R22), before a turn's first activation: to restore Vigie, Égide or
   Tourbillon when declaring it again gains at least :func:`spend_min` this turn; from the
@@ -110,6 +111,7 @@ _RUNE_U_CHAR: Final = {f"{_RUNE_U}{name}": char for char, name in enumerate(CHAR
 _EFFECT_OF: Final = {KITESURFEUR: EFFECT_TOURBILLON, BARREUR: EFFECT_EGIDE, LANCEUR: EFFECT_VIGIE}
 _LAST_REGULAR_TURN: Final = TURNS[-1]
 _MAX_RANGE: Final = DISTANCES[-1]
+_SURFEUR_UNIT: Final = UNIT_OF_CHAR[SURFEUR]
 
 
 def spend_min(turn: int) -> float:
@@ -139,6 +141,15 @@ class GreedyBot:
         return r15_relance(state)
 
     def rouleau(self, state: MatchState) -> str:
+        """Rouleau always; with a Mouvement rune (variant ``rouleau_mouvement``) on the same
+        rule as an Avancer step: when the second cell brings the chest into range."""
+        legal = state.legal
+        if len(legal) > 2:
+            side = state.side
+            plain = chest_distance(side, reach(state.rows, side, _SURFEUR_UNIT, 1))
+            boosted = chest_distance(side, reach(state.rows, side, _SURFEUR_UNIT, 2))
+            if plain > _MAX_RANGE >= boosted:
+                return legal[1]
         return ROULEAU
 
     # --- orders and activations ------------------------------------------------------------

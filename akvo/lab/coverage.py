@@ -13,6 +13,8 @@ matches do not pay for it. Each variant's *branch* is where its two readings dif
 - ``rune_u`` (R22): the rune U played (it restores an Ultime only by default);
 - ``mouvement_rune`` (R18): a Mouvement rune played just before a shot;
 - ``ship_advance_runes`` (R20): a Mouvement rune played on the ship's Avancer/Avancer;
+- ``rouleau_mouvement`` (R20): a Rouleau decision where a Mouvement rune could go with it
+  (the second cell free, a rune unspent): the variant offers it there, the default not;
 - any other variant: not counted (:data:`UNCOUNTED`): a comparison says so.
 """
 
@@ -26,9 +28,10 @@ from akvo.config import CHOICES
 from akvo.match.actions import SHIP_AA
 from akvo.match.board import CHARS, SHIP, ULTIME_KEYS
 from akvo.match.core import Shot
-from akvo.match.phases import ACTIVATE, ADVANCE, ATTACK_RUNE, DEFENCE_RUNE, PRE_SHOT
+from akvo.match.phases import ACTIVATE, ADVANCE, ATTACK_RUNE, DEFENCE_RUNE, PRE_SHOT, ROULEAU
 from akvo.match.roster import CONFUSION
 from akvo.match.roster import RELANCE as RELANCE_CATEGORY
+from akvo.match.shooting import rouleau_with_runes
 from akvo.match.state import MatchState
 from akvo.rules import TURNS, RuneCategory
 
@@ -44,6 +47,7 @@ COUNTED: Final = (
     "rune_u",
     "mouvement_rune",
     "ship_advance_runes",
+    "rouleau_mouvement",
 )
 #: Variants of :class:`~akvo.config.RulesConfig` the lab does not count yet.
 UNCOUNTED: Final = tuple(field for field in CHOICES if field not in COUNTED)
@@ -59,14 +63,14 @@ _PER_SIDE: Final = len(RUNE_KINDS)
 _ULTIMES_AT: Final = 2 * _PER_SIDE
 _RULES_AT: Final = _ULTIMES_AT + 2 * CHARS
 _RULE: Final = {field: _RULES_AT + i for i, field in enumerate(COUNTED)}
-_RUNE_PHASES: Final = (ATTACK_RUNE, DEFENCE_RUNE, PRE_SHOT, ADVANCE)
+_RUNE_PHASES: Final = (ATTACK_RUNE, DEFENCE_RUNE, PRE_SHOT, ADVANCE, ROULEAU)
 _WILD: Final = (CONFUSION, RELANCE_CATEGORY)  # the @ and # symbols (R19)
 _BAG_TOKENS: Final = 4
 _LAST_REGULAR_TURN: Final = TURNS[-1]
 _PRODIGE_DICE: Final = 4  # R13's default: a prodige needs four dice
 _RUNE_U_PREFIX: Final = "rune U "
 _RUNE_U_KIND: Final = RUNE_KINDS.index("rune_u")
-_RUNE_PREFIXES: Final = ("rune ", "move ", "advance +")
+_RUNE_PREFIXES: Final = ("rune ", "move ", "advance +", "rouleau +")
 
 assert len(RuneCategory) == _PER_SIDE  # five categories and the Ultime (rune U)
 
@@ -93,6 +97,7 @@ _RULE_LABELS: Final = {
     "rune_u": "R22 : rune U jouée",
     "mouvement_rune": "R18 : Mouvement joué juste avant un tir",
     "ship_advance_runes": "R20 : Mouvement joué sur Avancer/Avancer du navire",
+    "rouleau_mouvement": "R20 : Rouleau qui pourrait prendre une rune de Mouvement",
 }
 
 
@@ -159,6 +164,8 @@ class MatchUses:
     def decision(self, state: MatchState, action: str) -> None:
         """``action`` is about to be applied at the decision node ``state``."""
         phase = state.phase
+        if phase == ROULEAU and len(rouleau_with_runes(state)) > 1:
+            self.counts[_RULE["rouleau_mouvement"]] += 1
         if phase == ACTIVATE:
             if action.startswith(_RUNE_U_PREFIX):
                 self.counts[state.player * _PER_SIDE + _RUNE_U_KIND] += 1

@@ -17,6 +17,7 @@ Decision actions (who decides is :attr:`MatchState.current_player`)::
     keep · reroll 2       Relance: keep the dice or reroll the 2nd die (R15)
     recover P             prodige: take back a spent rune (R23)
     rouleau · no rouleau  the Surfeur's Ultime after pushing the enemy Surfeur
+    rouleau +V            variant ``rouleau_mouvement``: Rouleau with a Mouvement rune (2 cells)
     shoot again · stop    Trident: another shot at a mage, up to 3
 
 Chance outcomes: ``weather A`` / ``weather B`` (R8), ``roll 3516`` (the dice of one roll in
@@ -84,6 +85,7 @@ RUNE_ACTIONS: Final = {chr(c): f"rune {chr(c)}" for c in range(65, 91)}
 MOVE_ACTIONS: Final = {chr(c): f"move {chr(c)}" for c in range(65, 91)}
 ADVANCE_RUNE_ACTIONS: Final = {chr(c): f"advance +{chr(c)}" for c in range(65, 91)}
 RECOVER_ACTIONS: Final = {chr(c): f"recover {chr(c)}" for c in range(65, 91)}
+ROULEAU_RUNE_ACTIONS: Final = {chr(c): f"rouleau +{chr(c)}" for c in range(65, 91)}
 WEATHER_ACTIONS: Final = ("weather A", "weather B")
 DIE_ACTIONS: Final = tuple(f"roll {face}" for face in range(1, 7))
 
@@ -152,14 +154,20 @@ class Choice:
 @dataclass(frozen=True, slots=True)
 class PlayRune:
     """A rune spent by letter: ``kind`` is ``rune`` (R18), ``move`` (Mouvement before a shot),
-    ``advance`` (Mouvement on an Avancer step) or ``recover`` (a prodige takes it back)."""
+    ``advance`` (Mouvement on an Avancer step), ``rouleau`` (Mouvement on Rouleau's advance,
+    variant ``rouleau_mouvement``) or ``recover`` (a prodige takes it back)."""
 
     kind: str
     letter: str
 
     @property
     def text(self) -> str:
-        return f"advance +{self.letter}" if self.kind == "advance" else f"{self.kind} {self.letter}"
+        if self.kind in _PLUS_KINDS:
+            return f"{self.kind} +{self.letter}"
+        return f"{self.kind} {self.letter}"
+
+
+_PLUS_KINDS: Final = ("advance", "rouleau")  # spelled ``advance +V``: a cell more
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,6 +248,9 @@ CHOICES: Final = (
 )
 
 
+_RUNE_KINDS: Final = ("rune", "move", "advance", "rouleau", "recover")
+
+
 def _parsed_table() -> dict[str, Action]:
     table: dict[str, Action] = {}
     entries: list[Action] = [OrdersAction(o) for o in ORDER_ACTIONS.values()]
@@ -248,7 +259,7 @@ def _parsed_table() -> dict[str, Action]:
     entries += [RestoreUltime(c) for c in range(len(CHAR_NAMES))]
     entries += [Choice(name) for name in CHOICES]
     for code in range(65, 91):
-        entries += [PlayRune(kind, chr(code)) for kind in ("rune", "move", "advance", "recover")]
+        entries += [PlayRune(kind, chr(code)) for kind in _RUNE_KINDS]
     for target in (*range(len(CHAR_NAMES)), CHEST):
         entries += [ShootAt(target, False), ShootAt(target, True)]
     entries += [Reroll(die) for die in range(1, len(REROLL_ACTIONS) + 1)]
@@ -262,7 +273,8 @@ def _parsed_table() -> dict[str, Action]:
 #: Every decision action (and the weather and single-die outcomes), parsed once.
 PARSED: dict[str, Action] = _parsed_table()
 #: Two fields read in hot paths, by action: the letter of each rune action (``rune P``,
-#: ``move V``, ``advance +W``, ``recover P``) and the side of each weather outcome.
+#: ``move V``, ``advance +W``, ``rouleau +W``, ``recover P``) and the side of each weather
+#: outcome.
 RUNE_LETTER: Final = {text: a.letter for text, a in PARSED.items() if isinstance(a, PlayRune)}
 WEATHER_SIDE: Final = {text: a.side for text, a in PARSED.items() if isinstance(a, Weather)}
 

@@ -5,12 +5,14 @@ Trident's extra shots. The outcome itself (compute, apply, describe) is
 Order inside a resolution: optional Mouvement rune (the shooter advances 1 cell, R20) →
 target (with Souffle portant, R24) → attacker's rune → defender's rune (R18) → attack roll
 (chance) → Relance decision → defence or interception roll → outcome → prodige recoveries
-(attacker's first, R23) → Rouleau → Trident's next shot.
+(attacker's first, R23) → Rouleau (with a Mouvement rune under the variant
+``rouleau_mouvement``, R20) → Trident's next shot.
 
 Rune categories, each acting in one place: Mouvement (``legal_pre_shot`` /
-``decide_pre_shot`` here, Avancer steps in :mod:`akvo.match.flow`), Attaque / Défense /
-Confusion (``roll_dice`` and ``roll_target`` via :mod:`akvo.resolution`), Relance
-(``legal_relance`` / ``decide_relance``), Ultime (the rune U, :mod:`akvo.match.ultimes`).
+``decide_pre_shot`` and ``legal_rouleau`` here, Avancer steps in :mod:`akvo.match.flow`),
+Attaque / Défense / Confusion (``roll_dice`` and ``roll_target`` via :mod:`akvo.resolution`),
+Relance (``legal_relance`` / ``decide_relance``), Ultime (the rune U,
+:mod:`akvo.match.ultimes`).
 """
 
 from __future__ import annotations
@@ -29,7 +31,9 @@ from akvo.match.actions import (
     PARSED,
     RECOVER_ACTIONS,
     REROLL_ACTIONS,
+    ROULEAU_RUNE_ACTIONS,
     RUNE_ACTIONS,
+    RUNE_LETTER,
     SHOOT_AGAIN,
     STOP,
     PlayRune,
@@ -37,7 +41,7 @@ from akvo.match.actions import (
     ShootAt,
 )
 from akvo.match.actions import ROULEAU as ROULEAU_ACTION
-from akvo.match.board import CHAR_NAMES, CHARS, CHEST, PLONGEUR, UNIT_OF_CHAR
+from akvo.match.board import CHAR_NAMES, CHARS, CHEST, PLONGEUR, SURFEUR, UNIT_OF_CHAR
 from akvo.match.core import TASK_SHOT, Roll, Shot, StateCore
 from akvo.match.flow import add_event, next_task, spend
 from akvo.match.geometry import advance, interception_distance, room_ahead, shot_distance, targets
@@ -65,8 +69,10 @@ from akvo.match.roster import (
 )
 from akvo.match.roster import RELANCE as RELANCE_CAT
 from akvo.match.ultimes import (
+    ROULEAU_CELLS,
     declare_rouleau,
     egide_on,
+    rouleau_mouvement,
     souffle_available,
     tourbillon_on,
     trident_continues,
@@ -100,6 +106,8 @@ _CONFUSION_MASK: Final = 1 << CONFUSION
 _NO_MOVE_ONLY: Final = (NO_MOVE,)
 _NO_RUNE_ONLY: Final = (NO_RUNE,)
 _NO_TARGET_ONLY: Final = (NO_TARGET,)
+_ROULEAU_CHOICES: Final = (ROULEAU_ACTION, NO_ROULEAU)
+_ROULEAU_ONLY: Final = (ROULEAU_ACTION,)
 
 
 def current_shot(s: StateCore) -> Shot:
@@ -414,8 +422,23 @@ def decide_prodige(s: StateCore, action: str) -> None:
     s.phase = AFTER_SHOT
 
 
+def rouleau_with_runes(s: StateCore) -> tuple[str, ...]:
+    """``rouleau`` then Rouleau with each Mouvement rune of the Surfeur or the bonus, where
+    the second cell can be moved (whatever the variant: the lab counts these moments)."""
+    side = current_shot(s).side
+    if room_ahead(s.rows, side, UNIT_OF_CHAR[SURFEUR]) <= ROULEAU_CELLS:
+        return _ROULEAU_ONLY
+    return s.rosters[side].choices(
+        s.spent[side], (SURFEUR, BONUS), _MOUVEMENT_MASK, ROULEAU_ACTION, ROULEAU_RUNE_ACTIONS
+    )
+
+
 def legal_rouleau(s: StateCore) -> tuple[str, ...]:
-    return (ROULEAU_ACTION, NO_ROULEAU)
+    """Rouleau or not; with the variant ``rouleau_mouvement`` (R20), also Rouleau with a
+    Mouvement rune (:func:`rouleau_with_runes`)."""
+    if not rouleau_mouvement(s.rules):
+        return _ROULEAU_CHOICES
+    return (*rouleau_with_runes(s), NO_ROULEAU)
 
 
 def decide_rouleau(s: StateCore, action: str) -> None:
@@ -424,6 +447,10 @@ def decide_rouleau(s: StateCore, action: str) -> None:
     shot.rouleau = False
     if action == ROULEAU_ACTION:
         declare_rouleau(s, shot.side)
+    elif action != NO_ROULEAU:
+        letter = RUNE_LETTER[action]
+        spend(s, shot.side, letter)
+        declare_rouleau(s, shot.side, letter)
     s.phase = AFTER_SHOT
 
 

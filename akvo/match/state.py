@@ -31,7 +31,9 @@ Readings beyond RULINGS.md (the simplest reading players would expect):
   never the attack on a chest it intercepts (as :mod:`akvo.shots` reads it).
 - Prodige recoveries come right after the shot's outcome, the attacker's first, and are
   mandatory (any spent rune of the side but U); the rune just played may be taken back.
-- Rouleau needs the enemy Surfeur to have actually moved at least 1 cell.
+- Rouleau needs the enemy Surfeur to have actually moved at least 1 cell. Its advance
+  takes no Mouvement rune (R20; variant ``rouleau_mouvement="plus_one"``: one, for 2
+  cells, from the Surfeur or the bonus, offered where the second cell is free).
 - The rune U is played when its side is about to activate a unit, like the Ultimes it
   restores, and only when its holder's Ultime is used; a bonus rune U may restore any
   ally's used Ultime.

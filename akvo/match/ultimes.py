@@ -39,9 +39,12 @@ from akvo.match.board import (
 )
 from akvo.match.core import Shot, StateCore
 from akvo.match.geometry import advance
-from akvo.match.roster import RUNE_U, letter_bit
+from akvo.match.roster import MOUVEMENT, RUNE_U, letter_bit
 from akvo.match.schema import EFFECT_EGIDE, EFFECT_TOURBILLON, EFFECT_VIGIE
 from akvo.resolution import TRIDENT_SHOTS, souffle_distance
+
+#: Rouleau's advance (R24), without a Mouvement rune.
+ROULEAU_CELLS: Final = 1
 
 #: The turn-long effect bit of each Ultime declared at activation, by its holder.
 EFFECT_OF_CHAR: Final = {
@@ -114,12 +117,22 @@ def rouleau_offered(s: StateCore, shot: Shot, moved: int) -> bool:
     )
 
 
-def declare_rouleau(s: StateCore, side: int) -> None:
+def rouleau_mouvement(rules: RulesConfig) -> bool:
+    """R20 variant ``rouleau_mouvement``: a Mouvement rune may be played on Rouleau's advance."""
+    return rules.rouleau_mouvement == "plus_one"
+
+
+def declare_rouleau(s: StateCore, side: int, rune: str = "") -> None:
+    """Rouleau: the Surfeur advances 1 cell, 2 with a Mouvement ``rune`` (already spent)."""
     use_ultime(s, side, SURFEUR)
-    moved = advance(s.rows, side, UNIT_OF_CHAR[SURFEUR], 1)
+    cells = 2 if rune else ROULEAU_CELLS
+    moved = advance(s.rows, side, UNIT_OF_CHAR[SURFEUR], cells)
     if s.log:
-        how = "avance de 1 case" if moved else "ne peut pas avancer"
-        s.events.append(log.prefix(s.turn) + f"{log.mage(side, SURFEUR)} déclare Rouleau et {how}.")
+        played = f", {log.rune_played(rune, MOUVEMENT)}" if rune else ""
+        how = f"avance de {log.cells(moved)}" if moved else "ne peut pas avancer"
+        s.events.append(
+            log.prefix(s.turn) + f"{log.mage(side, SURFEUR)} déclare Rouleau{played} et {how}."
+        )
 
 
 # --- Trident: the Plongeur's activation with Tirer -----------------------------------------

@@ -223,6 +223,7 @@ def test_each_vocabulary_is_declared_once() -> None:
         "rune_u": ("restores_ultime", "names_only"),
         "mouvement_rune": ("is_the_rune", "separate"),
         "ship_advance_runes": ("one", "per_order"),
+        "rouleau_mouvement": ("no_rune", "plus_one"),
     }
     assert RulesConfig().to_dict() == {field: options[0] for field, options in CHOICES.items()}
     assert {RuneCategory(name) for name in ROLL_RUNES} == {

@@ -119,6 +119,9 @@ def _raw_label(state: MatchState, action: str) -> str:
         return f"Jouer la {rune_label(state, rest)}"
     if verb == "advance":
         return f"Avancer de 2 cases avec la {rune_label(state, rest.lstrip('+'))}"
+    if verb == "rouleau":  # variant rouleau_mouvement (R20)
+        letter = rest.lstrip("+")
+        return f"Déclarer Rouleau avec la {rune_label(state, letter)} : avancer de 2 cases"
     if verb == "move":
         return f"Jouer la {rune_label(state, rest)} : avancer d’une case, puis tirer"
     if verb == "recover":
