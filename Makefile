@@ -7,13 +7,16 @@ HOST   := 127.0.0.1
 PORT   ?= 8866
 
 ENGINE := build/engine.stamp
+# `pip install akvo` is the engine alone (numpy, scipy); the book, the lab and the tests need
+# the extras (pyproject.toml), all installed here.
+EXTRAS := lab,online,book,test
 
 .PHONY: install compile book lab check test lint format bench shots clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test]'
+	$(BIN)/python -m pip install -q -e '.[$(EXTRAS)]'
 	@touch $(STAMP)
 
 # The compiled engine (optional, see akvo/compiled.py and setup.py): mypyc compiles the engine

@@ -22,6 +22,7 @@ from typing import Any, NoReturn, TextIO
 from akvo.coach import cli as coach_cli
 from akvo.config import CHOICES, DEFAULT_RULES, RulesConfig
 from akvo.errors import AkvoError, excerpt
+from akvo.extras import MissingExtra
 from akvo.lab import cli as lab_cli
 from akvo.rules import TIER_NUMERALS, tier_for_turn
 from akvo.shots import (
@@ -365,7 +366,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _run(args, buffer)
         sys.stdout.write(buffer.getvalue())
         sys.stdout.flush()
-    except (_UsageError, AkvoError) as exc:
+    except (_UsageError, AkvoError, MissingExtra) as exc:
         _say(f"akvo: error: {exc}")
         return USAGE_ERROR
     except BrokenPipeError:

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import json
 import pkgutil
+import re
+import shutil
 import subprocess
 import sys
 import tomllib
+import zipfile
 from pathlib import Path
 
+import pytest
 import yaml
 
 import akvo
@@ -29,10 +33,12 @@ FRONT_END = (
 
 
 def _pyproject_requirements() -> set[str]:
+    """Every requirement of the project and its extras (an extra that pulls another one,
+    ``akvo[lab]``, is not a package of its own)."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     requirements = set(project["dependencies"])
     for extra in project["optional-dependencies"].values():
-        requirements |= set(extra)
+        requirements |= {r for r in extra if not r.startswith("akvo[")}
     return requirements
 
 
@@ -98,3 +104,130 @@ def test_every_package_folder_is_installed() -> None:
             parts = init.parent.relative_to(ROOT / top).parts
             found.add(".".join((name, *parts)))
     assert found == listed
+
+
+# --- lean packages: the engine alone, the rest in extras --------------------------------------
+#: What each extra must bring (by distribution name), and what the engine alone must not.
+EXTRA_PACKAGES = {
+    "lab": {"dask", "tqdm"},
+    "online": {"httpx"},
+    "book": {"voila", "jupyterlab", "ipywidgets", "bqplot", "anywidget", "segno"},
+}
+ENGINE_PACKAGES = {"numpy", "scipy", "mypy-extensions"}
+
+
+def _name(requirement: str) -> str:
+    """``dask[distributed]>=2024.8; extra == "lab"`` → ``dask``."""
+    return re.split(r"[\s\[<>=!~;]", requirement, maxsplit=1)[0].lower().replace("_", "-")
+
+
+@pytest.fixture(scope="module")
+def wheel_metadata(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    """The METADATA lines of a wheel built (pip wheel, isolated build) from the committed
+    files copied to a temporary folder, so that the work tree's build/ stays untouched."""
+    work = tmp_path_factory.mktemp("wheel")
+    listed = subprocess.run(
+        ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True
+    ).stdout.decode()
+    for name in filter(None, listed.split("\0")):
+        source = ROOT / name
+        if source.is_file():
+            (work / "src" / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, work / "src" / name)
+    pip = [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(work / "dist")]
+    subprocess.run([*pip, str(work / "src")], capture_output=True, check=True, timeout=600)
+    (wheel,) = (work / "dist").glob("akvo-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        assert not [n for n in names if n.endswith(".so")], "the wheel is pure Python"
+        metadata = next(n for n in names if n.endswith(".dist-info/METADATA"))
+        return archive.read(metadata).decode().splitlines()
+
+
+def test_the_wheel_requires_the_engine_alone_and_offers_the_extras(
+    wheel_metadata: list[str],
+) -> None:
+    requires = [
+        line.split(":", 1)[1].strip()
+        for line in wheel_metadata
+        if line.startswith("Requires-Dist:")
+    ]
+    plain = {_name(r) for r in requires if "extra ==" not in r}
+    assert plain == ENGINE_PACKAGES
+    extras = {
+        line.split(":", 1)[1].strip()
+        for line in wheel_metadata
+        if line.startswith("Provides-Extra:")
+    }
+    assert extras == {"lab", "online", "book", "test"}
+    for extra, wanted in EXTRA_PACKAGES.items():
+        brought = {_name(r) for r in requires if f'extra == "{extra}"' in r}
+        assert wanted <= brought, (extra, wanted - brought)
+    test_extra = [r for r in requires if 'extra == "test"' in r]
+    assert any(r.startswith("akvo[") and all(e in r for e in EXTRA_PACKAGES) for r in test_extra)
+
+
+#: Blocks every optional package, as on a machine where only ``pip install akvo`` ran.
+BLOCKER = """
+import importlib.abc, sys
+BLOCKED = {blocked!r}
+class Block(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in BLOCKED:
+            raise ModuleNotFoundError(f"No module named {{name!r}}", name=name)
+        return None
+sys.meta_path.insert(0, Block())
+"""
+OPTIONAL = (
+    "dask", "distributed", "tqdm", "httpx", "ipywidgets", "IPython", "voila", "jupyterlab",
+    "bqplot", "anywidget", "segno", "traitlets", "ipykernel", "jupyter_client", "matplotlib",
+)  # fmt: skip
+
+
+PLAY_WITHOUT_EXTRAS = """
+import importlib, json
+for name in {modules!r}:
+    importlib.import_module(name)
+from akvo.extras import MissingExtra
+from akvo.lab import simulate
+from akvo.lab.run import dask_client
+from akvo.online import client
+teams = ("perrockiss", "fish-tank")
+run = simulate(*teams, ("greedy", "random"), None, 2, 1, workers=0, progress=False)
+errors = []
+for attempt in (lambda: dask_client(workers=2).__enter__(), lambda: client.main(["x", "t", "k"])):
+    try:
+        attempt()
+    except MissingExtra as error:
+        errors.append(str(error))
+loaded = sorted(m for m in sys.modules if m.split(".")[0] in BLOCKED)
+print(json.dumps({{"matches": len(run), "errors": errors, "loaded": loaded}}))
+"""
+
+
+def test_the_engine_imports_and_plays_without_any_extra() -> None:
+    """Every akvo module imports with the extras' packages blocked; a match, the lab's
+    in-process simulation and the CLI still work; Dask's first use names the extra."""
+    modules = [
+        m.name for m in pkgutil.walk_packages(akvo.__path__, "akvo.") if m.name != "akvo.__main__"
+    ]
+    code = BLOCKER.format(blocked=set(OPTIONAL)) + PLAY_WITHOUT_EXTRAS.format(modules=modules)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    found = json.loads(out.stdout.splitlines()[-1])
+    assert found["matches"] == 2 and found["loaded"] == []
+    assert len(found["errors"]) == 2
+    assert (
+        "distributed is not installed" in found["errors"][0] and "akvo[lab]" in found["errors"][0]
+    )
+    assert "httpx is not installed" in found["errors"][1] and "akvo[online]" in found["errors"][1]
+
+
+def test_a_missing_extra_is_one_line_on_the_command_line() -> None:
+    argv = ["simulate", "perrockiss", "fish-tank", "-n", "2", "--workers", "2"]
+    code = BLOCKER.format(blocked=set(OPTIONAL)) + (
+        f"from akvo.cli import main\nraise SystemExit(main({argv!r}))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr
+    (line,) = [line for line in out.stderr.splitlines() if line.startswith("akvo: error")]
+    assert "distributed is not installed" in line and "pip install 'akvo[lab]'" in line

@@ -55,6 +55,7 @@ from akvo.coach.budget import DEFAULT_ROLLOUTS, MAX_ROLLOUTS
 from akvo.coach.chances import WIN, OptionChance, WinChances, candidate_options
 from akvo.coach.errors import CoachError
 from akvo.errors import RecordError, excerpt
+from akvo.extras import optional
 from akvo.lab.stats import Interval, mean_interval, proportion
 from akvo.match.board import SIDE_NAMES
 from akvo.match.state import MatchState, replay
@@ -497,9 +498,7 @@ def _collect(
     (False) on Ctrl+C or when the callback returns False."""
     bar = None
     if show:
-        from tqdm import tqdm
-
-        bar = tqdm(total=total, unit="décision", file=sys.stderr, leave=False)
+        bar = optional("tqdm").tqdm(total=total, unit="décision", file=sys.stderr, leave=False)
     rows: list[Decision] = []
     try:
         for batch in batches:

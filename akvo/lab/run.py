@@ -21,6 +21,7 @@ from typing import Any
 
 from akvo.bots import BOTS
 from akvo.config import RulesConfig
+from akvo.extras import optional
 from akvo.lab.options import parse_rules
 from akvo.lab.play import MatchSpec, play_chunk
 from akvo.lab.results import LabError, MatchResult, Results
@@ -157,17 +158,13 @@ def dask_client(
 
 
 def _dask() -> Any:
-    """dask, imported on first use (for its configuration)."""
-    import dask
-
-    return dask
+    """dask, imported on first use (for its configuration; the extra ``[lab]``)."""
+    return optional("dask")
 
 
 def _distributed() -> Any:
     """dask.distributed, imported on first use (it ships no type information)."""
-    import distributed
-
-    return distributed
+    return optional("distributed")
 
 
 def _worker_count(client: Any) -> int:
@@ -223,9 +220,7 @@ def _run(
 
 
 def _bar(total: int) -> Any:
-    from tqdm import tqdm
-
-    return tqdm(total=total, unit="match", file=sys.stderr, leave=False)
+    return optional("tqdm").tqdm(total=total, unit="match", file=sys.stderr, leave=False)
 
 
 def simulate(

@@ -19,9 +19,12 @@ import random
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import httpx
+from akvo.extras import optional
+
+if TYPE_CHECKING:
+    import httpx
 
 API = "akvo/api/tables"
 
@@ -82,7 +85,7 @@ class SeatClient:
         """The seat's view on every change, as the server sends it (JSON text), the first at
         once; ends when the server closes the stream."""
         params = {"token": self.token}
-        timeout = httpx.Timeout(10.0, read=None)
+        timeout = optional("httpx").Timeout(10.0, read=None)
         async with self.http.stream(
             "GET", f"{self.url}/events", params=params, timeout=timeout
         ) as answer:
@@ -160,7 +163,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
 
     async def run() -> SeatLog:
-        async with httpx.AsyncClient() as http:
+        async with optional("httpx").AsyncClient() as http:
             seat = SeatClient(http, args.base_url, args.table, args.token)
             return await play_seat(seat, args.seed, think=args.think)
 
