@@ -83,7 +83,8 @@ def test_glossary_anchors_are_unique_and_chapters_exist() -> None:
 
 def test_glossary_covers_the_terms_of_the_issue() -> None:
     wanted = ["unite", "couloir", "palier", "seuil", "critique", "prodige", "resilience",
-              "interception", "rune", "ultime", "navire", "jeton-double"]  # fmt: skip
+              "interception", "rune", "ultime", "navire", "double-jeton", "mile",
+              "feuille-de-score", "camp-avantage", "departage", "bot"]  # fmt: skip
     assert set(wanted) <= set(glossary.BY_ANCHOR)
 
 
