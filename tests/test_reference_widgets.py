@@ -50,7 +50,7 @@ def test_aide_memoire_reads_every_value_from_the_rules() -> None:
     for tier in TIERS:
         for distance in DISTANCES:
             x, u = thresholds(tier, distance)
-            assert f"X {x} · U {u}" in html
+            assert f"X\u00a0{x} · U\u00a0{u}" in html
     assert f"seuil + {CRITICAL_MARGIN}" in html
     assert f"max {MAX_RESILIENCE}" in html
     for character in Character:
