@@ -50,7 +50,7 @@ def test_aide_memoire_reads_every_value_from_the_rules() -> None:
     for tier in TIERS:
         for distance in DISTANCES:
             x, u = thresholds(tier, distance)
-            assert f"X {x} · U {u}" in html
+            assert f"X\u00a0{x} · U\u00a0{u}" in html
     assert f"seuil + {CRITICAL_MARGIN}" in html
     assert f"max {MAX_RESILIENCE}" in html
     for character in Character:
@@ -83,7 +83,8 @@ def test_glossary_anchors_are_unique_and_chapters_exist() -> None:
 
 def test_glossary_covers_the_terms_of_the_issue() -> None:
     wanted = ["unite", "couloir", "palier", "seuil", "critique", "prodige", "resilience",
-              "interception", "rune", "ultime", "navire", "jeton-double"]  # fmt: skip
+              "interception", "rune", "ultime", "navire", "double-jeton", "mile",
+              "feuille-de-score", "camp-avantage", "departage", "bot"]  # fmt: skip
     assert set(wanted) <= set(glossary.BY_ANCHOR)
 
 

@@ -16,7 +16,9 @@ import ipywidgets as w
 from .formatting import french
 
 _STYLE = {"description_width": "11em"}
-_LAYOUT = {"width": "100%", "max_width": "30em"}  # fluid: fits a phone
+# Each control's ``tooltip`` is its description: without one, ipywidgets 8 writes the label's
+# title as the string "null", which the browser shows on hover.
+_LAYOUT = {"width": "100%", "max_width": "40em"}  # fluid: fits a phone, long options fit too
 
 
 def slider(description: str, low: int, high: int, value: int, css: str) -> w.IntSlider:
@@ -27,6 +29,7 @@ def slider(description: str, low: int, high: int, value: int, css: str) -> w.Int
         max=high,
         step=1,
         description=description,
+        tooltip=description,
         style=_STYLE,
         layout=_LAYOUT,
     )
@@ -38,14 +41,21 @@ def dropdown(description: str, options: Sequence[tuple[str, Any]], value: Any, c
     """A drop-down (an HTML ``select``: keyboard-friendly) over ``(label, value)`` pairs."""
     labelled = [(french(label), choice) for label, choice in options]
     control = w.Dropdown(
-        options=labelled, value=value, description=description, style=_STYLE, layout=_LAYOUT
+        options=labelled,
+        value=value,
+        description=description,
+        tooltip=description,
+        style=_STYLE,
+        layout=_LAYOUT,
     )
     control.add_class(css)
     return control
 
 
 def checkbox(description: str, css: str) -> w.Checkbox:
-    control = w.Checkbox(value=False, description=description, style=_STYLE, indent=False)
+    control = w.Checkbox(
+        value=False, description=description, tooltip=description, style=_STYLE, indent=False
+    )
     control.add_class(css)
     return control
 
@@ -68,6 +78,19 @@ def table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     head = "".join(f"<th>{escape(h)}</th>" for h in header)
     body = "".join(f"<tr>{''.join(r)}</tr>" for r in rows)
     return french(f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+
+
+#: Above a table that may be wider than a phone: shown only while its box can still scroll
+#: to the right (the book's CSS, a scroll-state container query), beside the edge shadows.
+SCROLL_CUE = (
+    '<p class="akvo-scroll-cue" aria-hidden="true">'
+    "Faites glisser le tableau vers la gauche pour voir la suite\u00a0→</p>"
+)
+
+
+def wide_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """A :func:`table` with many columns, and its cue for the reader of a narrow screen."""
+    return SCROLL_CUE + table(header, rows)
 
 
 def panel(children: Sequence[Any], css: str) -> w.VBox:

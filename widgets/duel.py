@@ -132,7 +132,7 @@ def payoff_table(duel: engine.RuneDuel) -> str:
             )
         rows.append(cells)
     header = ["Tireur \\ défenseur", *(RUNE_NAMES[o] for o in duel.defender_options)]
-    return french(c.table(header, rows))
+    return french(c.wide_table(header, rows))
 
 
 def summary(duel: engine.RuneDuel) -> str:

@@ -14,6 +14,8 @@ from typing import Any
 import ipywidgets as w
 from IPython.display import HTML
 
+from akvo.bots import BOTS
+from akvo.config import CHOICES
 from akvo.match.board import START_ROW
 from akvo.resolution import ATTAQUE_BONUS, DEFAULT_DICE, DEFENSE_BONUS, SOUFFLE_REDUCTION
 from akvo.rules import (
@@ -26,12 +28,14 @@ from akvo.rules import (
     TIE_BREAK_TURNS,
     TIERS,
     TURNS,
+    miles,
 )
 from akvo.variants import VARIANT_RULINGS
 
 from . import controls as c
 from .chapters import CHAPTERS
 from .formatting import french, tier_numeral
+from .team_builder import SHEET_SIDES
 
 GLOSSARY_FILE = "glossaire.ipynb"
 
@@ -57,8 +61,9 @@ def slug(text: str) -> str:
 
 _TIERS = f"{tier_numeral(TIERS[0])} à {tier_numeral(TIERS[-1])}"
 _AID = "aide-memoire.ipynb"
+#: The rules variants the engine plays, counted from its configuration (never typed).
+_VARIANTS = f"{len(CHOICES)} ({', '.join(sorted(set(VARIANT_RULINGS[f] for f in CHOICES), key=lambda r: int(r[1:])))})"
 _RULINGS = "arbitrages-et-variantes.ipynb"
-_VARIANT_RULINGS = ", ".join(sorted(set(VARIANT_RULINGS.values()), key=lambda r: int(r[1:])))
 
 TERMS: tuple[Term, ...] = (
     Term(
@@ -75,6 +80,11 @@ TERMS: tuple[Term, ...] = (
         "Blocage",
         "Une unité qui a une autre unité juste devant elle ne peut pas avancer, mais peut toujours tirer.",
         "avancer-et-se-bloquer.ipynb",
+    ),
+    Term(
+        "Bot",
+        f"Adversaire joué par le moteur, en {len(BOTS)} niveaux : « {BOTS['random']} » joue au hasard parmi les coups permis, « {BOTS['greedy']} » prend le meilleur gain immédiat, « {BOTS['search']} » essaie ses coups sur des parties simulées avant de choisir.",
+        "jouer-un-match.ipynb",
     ),
     Term(
         "Camp",
@@ -112,6 +122,11 @@ TERMS: tuple[Term, ...] = (
         "des.ipynb",
     ),
     Term(
+        "Départage",
+        f"Quand le score est à égalité après le tour {TURNS[-1]} : les tours {TIE_BREAK_TURNS[0]} et {TIE_BREAK_TURNS[-1]}, joués au palier {tier_numeral(TIERS[-1])}, puis les mages dans la moitié adverse, puis le match nul (R25).",
+        "fin-du-match.ipynb",
+    ),
+    Term(
         "Défense",
         f"Catégorie de rune (symbole U) : +{DEFENSE_BONUS} à son jet de défense ou d’interception ; c’est aussi le jet de la cible d’un tir.",
         "runes-et-ultimes.ipynb",
@@ -127,9 +142,19 @@ TERMS: tuple[Term, ...] = (
         "matrice-du-vent.ipynb",
     ),
     Term(
+        "Double-jeton",
+        "Jeton d’ordre du navire qui porte deux ordres à la fois : Avancer / Avancer, Avancer / Tirer (son orientation dit quel mage central tire) ou Tirer / Tirer.",
+        "tour-de-jeu.ipynb",
+    ),
+    Term(
         "Égide",
         "Ultime du Barreur : jusqu’à la fin du tour, tous ses alliés ont +1 en défense.",
         "ultimes-en-jeu.ipynb",
+    ),
+    Term(
+        "Feuille de score",
+        f"Feuille du livret où chaque camp, côté « {SHEET_SIDES[0]} » ou « {SHEET_SIDES[1]} », écrit le nom de son équipe, ceux de ses six mages et le score final.",
+        "equipes.ipynb",
     ),
     Term(
         "Grimoire",
@@ -145,11 +170,6 @@ TERMS: tuple[Term, ...] = (
         "Jet",
         f"{DEFAULT_DICE} dés à six faces additionnés, plus les modificateurs, comparés à un seuil.",
         "des.ipynb",
-    ),
-    Term(
-        "Jeton double",
-        "Jeton d’ordre du navire qui porte deux ordres à la fois : Avancer-Avancer, Avancer-Tirer ou Tirer-Tirer.",
-        "tour-de-jeu.ipynb",
     ),
     Term(
         "Jeton météo",
@@ -172,8 +192,18 @@ TERMS: tuple[Term, ...] = (
         "plateau-et-mise-en-place.ipynb",
     ),
     Term(
+        "Mage latéral",
+        "Le Pédalair, le Kitesurfeur, le Surfeur ou le Plongeur : chacun est seul sur son pion, dans son couloir.",
+        "plateau-et-mise-en-place.ipynb",
+    ),
+    Term(
         "Matrice",
         "Tableau qui donne les seuils d’Attaque (X) et de Défense (U) selon le palier du vent et la distance.",
+        "matrice-du-vent.ipynb",
+    ),
+    Term(
+        "Mile",
+        f"Unité de distance de la matrice : un mile, c’est une case ; un tir porte de {miles(DISTANCES[0])} à {miles(DISTANCES[-1])} (R4).",
         "matrice-du-vent.ipynb",
     ),
     Term(
@@ -225,11 +255,6 @@ TERMS: tuple[Term, ...] = (
         "Prodige",
         f"Jet dont les {DEFAULT_DICE} dés montrent la même face : le mage récupère une rune dépensée, qu’il peut rejouer dès la résolution suivante (R13, R23).",
         "des.ipynb",
-    ),
-    Term(
-        "Prolongation",
-        f"Les tours {TIE_BREAK_TURNS[0]} et {TIE_BREAK_TURNS[-1]}, joués au palier {tier_numeral(TIERS[-1])} quand le score est à égalité après le tour {TURNS[-1]}.",
-        "fin-du-match.ipynb",
     ),
     Term(
         "Recul",
@@ -313,7 +338,7 @@ TERMS: tuple[Term, ...] = (
     ),
     Term(
         "Variante",
-        f"Autre lecture d’un arbitrage que le moteur sait jouer, pour comparer ({_VARIANT_RULINGS}).",
+        f"Autre lecture d’un arbitrage, que le moteur sait jouer pour comparer ; il en connaît {_VARIANTS}.",
         _RULINGS,
     ),
     Term(
@@ -326,6 +351,14 @@ BY_ANCHOR = {t.anchor: t for t in TERMS}
 _TITLES = {ch.file: ch.title for ch in CHAPTERS}
 
 
+#: JupyterLab floats each <dt> beside its <dd> at a fixed width: a long term (« Camp
+#: avantagé ») then prints over its definition on a phone. Each term goes on its own line.
+_STYLE = """<style>
+.akvo-glossary dt { float: none; width: auto; margin: 0.9em 0 0.1em; font-weight: 700; }
+.akvo-glossary dd { margin: 0 0 0 1em; }
+</style>"""
+
+
 def glossary_html() -> str:
     """The whole glossary as a definition list; each term has its anchor id."""
     items = []
@@ -336,7 +369,7 @@ def glossary_html() -> str:
             f"<dt id='{term.anchor}'>{escape(term.term)}</dt>"
             f"<dd>{escape(term.definition)} <span class='akvo-glossary-where'>→ {link}</span></dd>"
         )
-    return french(f"<dl class='akvo-glossary'>{''.join(items)}</dl>")
+    return french(f"{_STYLE}<dl class='akvo-glossary'>{''.join(items)}</dl>")
 
 
 #: Voilà draws the page after the browser has looked for the #fragment: scroll to it then.

@@ -27,7 +27,7 @@ from .plots import heatmap_figure
 TEAM_CHOICES = [(preset.name, key) for key, preset in PRESET_TEAMS.items()]
 #: The annex's distinct teams: three presets print the same list (R28), one stands for them.
 DISTINCT_TEAMS = tuple(k for k in PRESET_TEAMS if k not in DUPLICATED_PRESETS[1:])
-BOT_CHOICES = [(f"{label} ({name})", name) for name, label in BOTS.items()]
+BOT_CHOICES = [(label, name) for name, label in BOTS.items()]
 WEATHER_CHOICES = [("sac de 8 jetons (R8)", "bag"), ("pile ou face (variante R8)", "coin")]
 PRODIGE_CHOICES = [("quatre dés identiques (R13)", "four"), ("tous les dés identiques", "all")]
 PLACEHOLDER = "—"
@@ -233,6 +233,7 @@ def _histogram() -> tuple[bq.Bars, bq.Figure]:
             bq.Axis(scale=y_scale, orientation="vertical", label="matchs"),
         ],
         fig_margin={"top": 10, "bottom": 40, "left": 50, "right": 10},
+        display_toolbar=False,  # its icons come from a CDN font; zoom has no use here
         layout=w.Layout(width="100%", max_width="36em", height="240px"),
     )
     figure.add_class("akvo-lab-histogram")

@@ -184,7 +184,7 @@ def matrix_table(grid: OddsGrid) -> str:
             )
         rows.append(cells)
     header = ["Vent \\ distance", *(f"{miles(d)}" for d in DISTANCES)]
-    return french(c.table(header, rows))
+    return french(c.wide_table(header, rows))
 
 
 def _heatmap_figure() -> tuple[bq.GridHeatMap, bq.ColorScale, bq.Figure]:

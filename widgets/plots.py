@@ -39,6 +39,7 @@ def heatmap_figure(
             bq.Axis(scale=column_scale, **(column_axis or {})),
         ],
         fig_margin={"top": 10, "bottom": bottom, "left": left_margin, "right": 10},
+        display_toolbar=False,  # its icons come from a CDN font; zoom has no use here
         layout=w.Layout(width="100%", max_width=width, height="260px"),
     )
     figure.add_class(css_class)

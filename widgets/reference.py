@@ -46,6 +46,9 @@ STYLE = """
 .akvo-aide section { break-inside: avoid; }
 .akvo-aide table { border-collapse: collapse; margin: .2em 0; }
 .akvo-aide-matrix td, .akvo-aide-matrix th { white-space: nowrap; }
+@media screen and (max-width: 600px) {
+  .akvo-aide-matrix td, .akvo-aide-matrix th { white-space: normal; }
+}
 .akvo-aide td, .akvo-aide th { border: 1px solid #c9d9e0; padding: 1px 5px; text-align: center; }
 @media print {
   @page { size: A4; margin: 9mm; }
@@ -103,11 +106,12 @@ def matrix() -> str:
     rows = []
     for tier in reversed(TIERS):
         cells = "".join(
-            f"<td>X {t.attack} · U {t.defence}</td>"
+            f"<td>X\u00a0{t.attack} · U\u00a0{t.defence}</td>"
             for t in (thresholds(tier, d) for d in DISTANCES)
         )
         rows.append(f"<tr><th>{tier_numeral(tier)} (tours {_turns(tier)})</th>{cells}</tr>")
     table = f"<table class='akvo-aide-matrix'><tr><th>Palier</th>{head}</tr>{''.join(rows)}</table>"
+    table = f"<div class='akvo-scroll'>{c.SCROLL_CUE}{table}</div>"
     return _section(
         "Matrice Attaque / Défense",
         table + f"<p>Portée 1 à {DISTANCES[-1]} ; couloir voisin : +1 de distance. "

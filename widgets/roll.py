@@ -98,7 +98,7 @@ class RollCalculator(w.VBox):
             prodige=self.rules.prodige,
         )
         self.result.value = odds_table(self.odds, "akvo-roll")
-        _draw_totals(self._bars, self.odds)
+        _draw_totals(self._bars, self.figure.axes[0], self.odds)
 
 
 def odds_table(odds: RollOdds, prefix: str) -> str:
@@ -153,14 +153,20 @@ def _totals_figure() -> tuple[bq.Bars, bq.Figure]:
         marks=[bars],
         axes=axes,
         fig_margin={"top": 20, "bottom": 40, "left": 50, "right": 10},
+        display_toolbar=False,  # its icons come from a CDN font; zoom has no use here
         layout=w.Layout(width="100%", height="260px"),
     )
     figure.add_class("akvo-roll-plot")
     return bars, figure
 
 
-def _draw_totals(bars: bq.Bars, odds: RollOdds) -> None:
-    """Set the bars' data in place, one stacked colour per outcome."""
+#: Totals labelled under the bars at most: one label per bar overprints its neighbours on a
+#: phone (4 to 24 is 21 labels in 330 px); the others are every second or third total.
+MAX_TICKS = 11
+
+
+def _draw_totals(bars: bq.Bars, axis: bq.Axis, odds: RollOdds) -> None:
+    """Set the bars' data in place, one stacked colour per outcome, and the labelled totals."""
     totals = sorted(odds.totals)
     layers: list[list[float]] = [[], [], []]
     for total in totals:
@@ -174,6 +180,8 @@ def _draw_totals(bars: bq.Bars, odds: RollOdds) -> None:
         )
         for index, layer in enumerate(layers):
             layer.append(share if index == band else 0.0)
+    step = -(-len(totals) // MAX_TICKS)
     with bars.hold_sync():
         bars.x = totals
         bars.y = layers
+    axis.tick_values = totals[::step]

@@ -373,6 +373,7 @@ def _outcome_figure() -> tuple[bq.Bars, bq.Figure]:
             bq.Axis(scale=y, orientation="vertical", label="Chance (%)", tick_format=".0f"),
         ],
         fig_margin={"top": 10, "bottom": 30, "left": 50, "right": 10},
+        display_toolbar=False,  # its icons come from a CDN font; zoom has no use here
         layout=w.Layout(width="100%", max_width="440px", height="240px"),
     )
     figure.add_class("akvo-shot-plot")
