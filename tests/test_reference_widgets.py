@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import re
 from fractions import Fraction
 from pathlib import Path
@@ -192,7 +193,7 @@ def test_every_variant_shows_a_number_its_switch_changes() -> None:
 def test_win_rate_button_runs_a_paired_simulation_with_wilson_intervals() -> None:
     switch = variants.VariantSwitch("prodige", matches=4)
     wins = switch.wins
-    assert len(wins.children) == 2 and wins.progress is None  # a light page until the click
+    assert len(wins.children) == 3 and wins.progress is None  # a light page until the click
     wins.button.click()
     assert wins.progress is not None and wins.result is not None
     assert wins.progress.value == wins.progress.max == 8 and not wins.button.disabled
@@ -291,3 +292,27 @@ def test_concordance_browser_counts_each_section() -> None:
     expected = sum(1 for s in sentences() if s.section == "Résilience")
     assert _cell(browser.count.value, "akvo-concordance-count") == str(expected)
     assert "href='fin-du-match.ipynb'" in concordance.concordance_table("fin de match")
+
+
+def test_win_rates_take_the_designers_n_bots_and_teams_and_export_every_match() -> None:
+    wins = variants.WinRates("weather")
+    settings = wins._settings()
+    assert (settings["matches"].min, settings["matches"].max) == variants.MATCH_RANGE
+    assert [label for label, _ in settings["bot_a"].options] == ["facile", "normal", "fort"]
+    settings["matches"].value = 200
+    settings["bot_b"].value = "random"
+    settings["team_a"].value = "pink-star"
+    assert "un bot «\u00a0normal\u00a0» (A) et un bot «\u00a0facile\u00a0» (B)" in wins.intro.value
+    comparison = wins.run()
+    options = {"n": 200, "seed": variants.SEED, "workers": 0}
+    teams, bots = ("pink-star", "fish-tank"), ("greedy", "random")
+    first = simulate(*teams, bots, None, **options)  # type: ignore[arg-type]
+    second = simulate(*teams, bots, "weather=coin", **options)  # type: ignore[arg-type]
+    assert comparison == paired(first, second)
+    html = wins.result.value  # type: ignore[union-attr]
+    payload = re.search(r"base64,([A-Za-z0-9+/=]+)", html)
+    assert payload is not None
+    table = base64.b64decode(payload.group(1)).decode().splitlines()
+    assert len(table) == 1 + 400
+    assert table[1].split(",")[:2] == ["defaut", "0"] and table[201].split(",")[0] == "variante"
+    assert table[1].split(",", 1)[1] == first.to_csv().splitlines()[1]

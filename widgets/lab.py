@@ -8,29 +8,76 @@ draws the heat map. Every number comes from the run; no game logic lives here.
 
 from __future__ import annotations
 
-import base64
-
 import bqplot as bq
 import ipywidgets as w
 import numpy as np
 from IPython.display import Markdown
 
 from akvo.bots import BOTS
-from akvo.config import RulesConfig
+from akvo.config import CHOICES, DEFAULT_RULES, RulesConfig
 from akvo.lab import Interval, Results, Summary, simulate
 from akvo.rules import DUPLICATED_PRESETS, PRESET_TEAMS
+from akvo.variants import VARIANT_RULINGS
 
 from . import controls as c
 from .formatting import decimal, french, integer, percent
 from .plots import heatmap_figure
+from .variants import READINGS, download_link
 
 TEAM_CHOICES = [(preset.name, key) for key, preset in PRESET_TEAMS.items()]
 #: The annex's distinct teams: three presets print the same list (R28), one stands for them.
 DISTINCT_TEAMS = tuple(k for k in PRESET_TEAMS if k not in DUPLICATED_PRESETS[1:])
+#: The bots by their French names only (« facile », « normal », « fort »).
 BOT_CHOICES = [(label, name) for name, label in BOTS.items()]
-WEATHER_CHOICES = [("sac de 8 jetons (R8)", "bag"), ("pile ou face (variante R8)", "coin")]
-PRODIGE_CHOICES = [("quatre dés identiques (R13)", "four"), ("tous les dés identiques", "all")]
 PLACEHOLDER = "—"
+
+
+def variant_choices(field: str) -> list[tuple[str, str]]:
+    """The readings of one variant of the engine's :class:`RulesConfig`, default first, with
+    the variants page's French labels (the engine's value where a reading has none)."""
+    labels = dict((value, label) for label, value in READINGS.get(field, ()))
+    return [(labels.get(value, value), value) for value in CHOICES[field]]
+
+
+def variant_dropdowns(css: str) -> dict[str, w.Dropdown]:
+    """One drop-down per variant the engine has (:data:`akvo.config.CHOICES`)."""
+    return {
+        field: c.dropdown(
+            f"Variante {VARIANT_RULINGS.get(field, field)}",
+            variant_choices(field),
+            getattr(DEFAULT_RULES, field),
+            f"{css}-{field}",
+        )
+        for field in CHOICES
+    }
+
+
+class RunStatus(w.VBox):
+    """What a run is doing: « en cours » with a progress bar while it plays, then how many
+    matches it played (or that nothing has run yet)."""
+
+    def __init__(self, css: str, idle: str) -> None:
+        self.text = c.html(f"{css}-status")
+        self.text.value = french(f"<p>{idle}</p>")
+        # No description: on a phone a labelled bar wraps to zero width; the text says it.
+        self.bar = w.IntProgress(
+            value=0, min=0, max=1, layout=w.Layout(width="100%", max_width="30em")
+        )
+        self.bar.add_class(f"{css}-progress")
+        self.bar.layout.display = "none"
+        super().__init__([self.text, self.bar])
+
+    def running(self, done: int, total: int, unit: str = "matchs") -> None:
+        self.bar.layout.display = None
+        self.bar.max, self.bar.value = max(1, total), done
+        self.text.value = french(
+            f"<p class='akvo-lab-running'><b>Simulation en cours</b> : {integer(done)} {unit} "
+            f"joués sur {integer(total)}…</p>"
+        )
+
+    def finished(self, text: str) -> None:
+        self.bar.layout.display = "none"
+        self.text.value = french(f"<p class='akvo-lab-finished'>{text}</p>")
 
 
 def interval_text(interval: Interval, as_percent: bool = True) -> str:
@@ -63,12 +110,8 @@ def summary_table(summary: Summary) -> str:
 
 def csv_link(results: Results) -> str:
     """A download link carrying the per-match table as a data: URI (nothing is stored)."""
-    payload = base64.b64encode(results.to_csv().encode()).decode()
-    return (
-        f'<a class="akvo-lab-download" download="akvo-simulation.csv" '
-        f'href="data:text/csv;base64,{payload}">Télécharger les {integer(len(results))} '
-        "matchs (CSV)</a>"
-    )
+    label = f"Télécharger les {integer(len(results))} matchs (CSV)"
+    return download_link(results.to_csv(), "akvo-simulation.csv", label, "akvo-lab-download")
 
 
 def _points(value: float) -> str:
@@ -106,8 +149,7 @@ class Lab(w.VBox):
         self.team_b = c.dropdown("Équipe B", TEAM_CHOICES, team_b, "akvo-lab-team-b")
         self.bot_a = c.dropdown("Bot de A", BOT_CHOICES, "greedy", "akvo-lab-bot-a")
         self.bot_b = c.dropdown("Bot de B", BOT_CHOICES, "greedy", "akvo-lab-bot-b")
-        self.weather = c.dropdown("Météo", WEATHER_CHOICES, "bag", "akvo-lab-weather")
-        self.prodige = c.dropdown("Prodige", PRODIGE_CHOICES, "four", "akvo-lab-prodige")
+        self.variants = variant_dropdowns("akvo-lab")
         self.matches = c.slider("Matchs", 10, 1000, matches, "akvo-lab-matches")
         self.matches.step = 10
         self.seed = w.BoundedIntText(
@@ -116,21 +158,15 @@ class Lab(w.VBox):
         self.seed.add_class("akvo-lab-seed")
         self.button = w.Button(description="Lancer les matchs", button_style="primary")
         self.button.add_class("akvo-lab-run")
-        self.progress = w.IntProgress(
-            value=0,
-            min=0,
-            max=matches,
-            description="Progression",
-            layout=w.Layout(width="100%", max_width="30em"),
-        )
-        self.progress.add_class("akvo-lab-progress")
+        self.status = RunStatus("akvo-lab", "Aucune simulation lancée : choisissez, puis lancez.")
+        self.progress = self.status.bar
         self.table = c.html("akvo-table")
         self.table.add_class("akvo-lab-summary")
         self.first = c.html("akvo-lab-first-text")
         self.download = c.html("akvo-lab-download-area")
         self.results: Results | None = None
         self.summary: Summary | None = None
-        self._bars, self.figure = _histogram()
+        self._bars, self._y_scale, self.figure = _histogram()
         super().__init__()
         self.children = [
             c.panel(
@@ -139,12 +175,11 @@ class Lab(w.VBox):
                     self.team_b,
                     self.bot_a,
                     self.bot_b,
-                    self.weather,
-                    self.prodige,
+                    *self.variants.values(),
                     self.matches,
                     self.seed,
                     self.button,
-                    self.progress,
+                    self.status,
                     self.table,
                     self.figure,
                     self.first,
@@ -153,16 +188,23 @@ class Lab(w.VBox):
                 "akvo-lab",
             )
         ]
-        self.table.value = _empty_table()
+        self.clear()
         self.button.on_click(lambda _button: self.run())
 
     def rules(self) -> RulesConfig:
-        return RulesConfig(weather=self.weather.value, prodige=self.prodige.value)
+        return RulesConfig(**{field: box.value for field, box in self.variants.items()})
+
+    def clear(self) -> None:
+        """No result shown: before the first run, and while a new run plays."""
+        self.table.value = _empty_table()
+        self.first.value = self.download.value = ""
+        self.figure.layout.display = "none"
 
     def run(self) -> Results:
         """Play the matches chosen by the controls and show the results."""
         total = self.matches.value
-        self.progress.max, self.progress.value = total, 0
+        self.clear()
+        self.status.running(0, total)
         self.button.disabled = True
         try:
             results = simulate(
@@ -182,24 +224,29 @@ class Lab(w.VBox):
         return results
 
     def _progress(self, done: int, total: int) -> None:
-        self.progress.value = done
+        self.status.running(done, total)
 
     def show(self, results: Results) -> None:
         self.results = results
         self.summary = summary = results.summary()
+        self.status.finished(f"Terminé : {integer(len(results))} matchs joués.")
+        self.figure.layout.display = None
         self.table.value = summary_table(summary)
         self.first.value = first_text(summary)
         self.download.value = csv_link(results)
         top = max([*summary.scores_a, *summary.scores_b, 0])
         scores = list(range(top + 1))
+        counts = np.array(
+            [
+                [summary.scores_a.get(s, 0) for s in scores],
+                [summary.scores_b.get(s, 0) for s in scores],
+            ],
+            dtype=float,  # bqplot draws no bar from integer 2-D data on an unset scale
+        )
+        self._y_scale.max = float(max(1.0, counts.max()))
         with self._bars.hold_sync():
-            self._bars.x = np.array(scores)
-            self._bars.y = np.array(
-                [
-                    [summary.scores_a.get(s, 0) for s in scores],
-                    [summary.scores_b.get(s, 0) for s in scores],
-                ]
-            )
+            self._bars.x = np.array([str(s) for s in scores])
+            self._bars.y = counts
 
 
 def _empty_table() -> str:
@@ -214,12 +261,12 @@ def _empty_table() -> str:
     return c.table(["Résultat", "Matchs", "Fréquence", "Intervalle à 95 %"], rows)
 
 
-def _histogram() -> tuple[bq.Bars, bq.Figure]:
+def _histogram() -> tuple[bq.Bars, bq.LinearScale, bq.Figure]:
     """Score histograms of A and B side by side (matches per final score)."""
-    x_scale, y_scale = bq.OrdinalScale(), bq.LinearScale(min=0.0)
+    x_scale, y_scale = bq.OrdinalScale(), bq.LinearScale(min=0.0, max=1.0)
     bars = bq.Bars(
-        x=np.array([0]),
-        y=np.array([[0], [0]]),
+        x=np.array(["0"]),
+        y=np.zeros((2, 1)),
         scales={"x": x_scale, "y": y_scale},
         type="grouped",
         colors=["#1f77b4", "#ff7f0e"],
@@ -230,19 +277,72 @@ def _histogram() -> tuple[bq.Bars, bq.Figure]:
         marks=[bars],
         axes=[
             bq.Axis(scale=x_scale, label="score final"),
-            bq.Axis(scale=y_scale, orientation="vertical", label="matchs"),
+            bq.Axis(scale=y_scale, orientation="vertical", label="matchs", tick_format="d"),
         ],
         fig_margin={"top": 10, "bottom": 40, "left": 50, "right": 10},
         display_toolbar=False,  # its icons come from a CDN font; zoom has no use here
         layout=w.Layout(width="100%", max_width="36em", height="240px"),
     )
     figure.add_class("akvo-lab-histogram")
-    return bars, figure
+    return bars, y_scale, figure
+
+
+def cell_text(summary: Summary) -> str:
+    """One tournament cell: A's win rate, its 95 % interval, wins/draws/losses of A and N
+    (each on a line that does not wrap: a narrow screen scrolls the table instead)."""
+    p = summary.p_a
+    lines = (
+        f"<b>{percent(p.estimate)}</b>",
+        f"<small>de {percent(p.low)} à {percent(p.high)}</small>",
+        f"<small>{integer(summary.wins_a)} V · {integer(summary.draws)} N · "
+        f"{integer(summary.wins_b)} D</small>",
+        f"<small>sur {integer(summary.matches)}</small>",
+    )
+    return french("<br>".join(f"<span style='white-space:nowrap'>{line}</span>" for line in lines))
+
+
+#: The heat map's colours (d3's RdYlGn, as bqplot draws it), for the legend beside it.
+RDYLGN = (
+    "#a50026",
+    "#d73027",
+    "#f46d43",
+    "#fdae61",
+    "#fee08b",
+    "#ffffbf",
+    "#d9ef8b",
+    "#a6d96a",
+    "#66bd63",
+    "#1a9850",
+    "#006837",
+)
+
+
+def colour_legend() -> str:
+    """The colour scale of the heat map: 0 % (red) to 100 % (green) of wins for A."""
+    gradient = ", ".join(RDYLGN)
+    ticks = "".join(f"<span>{percent(v, 0)}</span>" for v in (0, 0.25, 0.5, 0.75, 1))
+    return french(
+        "<div class='akvo-lab-rr-legend' style='max-width:20em;margin:0.3em 0 0.8em'>"
+        "<div>Victoires de A :</div>"
+        f"<div style='height:12px;background:linear-gradient(to right, {gradient})'></div>"
+        f"<div style='display:flex;justify-content:space-between;font-size:0.85em'>{ticks}"
+        "</div></div>"
+    )
+
+
+def short_name(key: str) -> str:
+    """``Équipe des Tortues Carets`` → ``Tortues Carets``: room on a phone's heat map."""
+    name = PRESET_TEAMS[key].name
+    for prefix in ("Équipe des ", "Équipe "):
+        name = name.removeprefix(prefix)
+    return name
 
 
 class RoundRobin(w.VBox):
     """Every distinct annex team against every other (both sides), one bot for all:
-    the heat map of side A's win rate, row team as A, column team as B."""
+    the heat map of side A's win rate (row team as A, column team as B) with its colour
+    scale, and the table of each cell's N, wins/draws/losses and 95 % Wilson interval.
+    Nothing is drawn before the tournament has run."""
 
     def __init__(self, matches: int = 10, seed: int = 1, workers: int = 0) -> None:
         self.workers = workers
@@ -252,53 +352,80 @@ class RoundRobin(w.VBox):
         self.seed = seed
         self.button = w.Button(description="Lancer le tournoi", button_style="primary")
         self.button.add_class("akvo-lab-rr-run")
-        self.progress = w.IntProgress(
-            value=0,
-            min=0,
-            max=1,
-            description="Progression",
-            layout=w.Layout(width="100%", max_width="30em"),
-        )
-        self.progress.add_class("akvo-lab-rr-progress")
+        self.status = RunStatus("akvo-lab-rr", "Le tournoi n’a pas encore été joué.")
+        self.progress = self.status.bar
         self.table = c.html("akvo-table")
         self.table.add_class("akvo-lab-rr-table")
-        labels = [PRESET_TEAMS[k].name for k in self.teams]
-        self._heatmap, _, self.figure = heatmap_figure(
+        labels = [short_name(k) for k in self.teams]
+        self._heatmap, _colours, self.figure = heatmap_figure(
             labels,
             labels,
             scheme="RdYlGn",
             css_class="akvo-lab-rr-heatmap",
-            width="100%",
-            left_margin=150,
+            width="36em",
+            left_margin=100,
+            column_axis={"tick_rotate": -20, "label": "équipe B"},
         )
-        self.rates: list[list[Interval]] = []
+        self.figure.fig_margin = {**self.figure.fig_margin, "bottom": 75}  # the slanted names
+        self.figure.layout.height = "300px"
+        self.figure.layout.display = "none"
+        self.legend = c.html("akvo-lab-rr-legend-area")
+        self.summaries: list[list[Summary]] = []
         super().__init__()
         self.children = [
             c.panel(
-                [self.bot, self.matches, self.button, self.progress, self.figure, self.table],
+                [
+                    self.bot,
+                    self.matches,
+                    self.button,
+                    self.status,
+                    self.figure,
+                    self.legend,
+                    self.table,
+                ],
                 "akvo-lab-rr",
             )
         ]
         self.button.on_click(lambda _button: self.run())
 
+    @property
+    def rates(self) -> list[list[Interval]]:
+        """``rates[i][j]``: A's win rate, team i (A) against team j (B)."""
+        return [[s.p_a for s in row] for row in self.summaries]
+
     def run(self) -> list[list[Interval]]:
-        """Play every ordered pair; ``rates[i][j]``: A's win rate, team i (A) vs team j (B)."""
+        """Play every ordered pair and show the results."""
         n, bot = self.matches.value, self.bot.value
         pairs = [(a, b) for a in self.teams for b in self.teams]
-        self.progress.max, self.progress.value = len(pairs), 0
-        self.rates = [[] for _ in self.teams]
-        for index, (a, b) in enumerate(pairs):
-            results = simulate(a, b, (bot, bot), None, n, self.seed, workers=self.workers)
-            self.rates[index // len(self.teams)].append(results.summary().p_a)
-            self.progress.value = index + 1
+        self.figure.layout.display = "none"
+        self.table.value = self.legend.value = ""
+        self.status.running(0, len(pairs), "paires")
+        self.button.disabled = True
+        self.summaries = [[] for _ in self.teams]
+        try:
+            for index, (a, b) in enumerate(pairs):
+                results = simulate(a, b, (bot, bot), None, n, self.seed, workers=self.workers)
+                self.summaries[index // len(self.teams)].append(results.summary())
+                self.status.running(index + 1, len(pairs), "paires")
+        finally:
+            self.button.disabled = False
         self._heatmap.color = np.array([[r.estimate for r in row] for row in self.rates])
-        labels = [PRESET_TEAMS[k].name for k in self.teams]
+        labels = [short_name(k) for k in self.teams]
         rows = [
             [c.cell(f"<b>{labels[i]}</b>")]
-            + [c.cell(percent(r.estimate), f"akvo-lab-rr-{i}-{j}") for j, r in enumerate(row)]
-            for i, row in enumerate(self.rates)
+            + [c.cell(cell_text(s), f"akvo-lab-rr-{i}-{j}") for j, s in enumerate(row)]
+            for i, row in enumerate(self.summaries)
         ]
-        self.table.value = c.table(["A \\ B", *labels], rows)
+        self.table.value = (
+            "<div style='overflow-x:auto'>" + c.table(["A \\ B", *labels], rows) + "</div>"
+        )
+        self.figure.layout.display = None
+        self.legend.value = colour_legend()
+        self.status.finished(
+            f"Terminé : {integer(len(pairs))} paires de {integer(n)} matchs, bot « {BOTS[bot]} ». "
+            "Chaque case : victoires de A, intervalle à 95 % (Wilson), victoires / nuls / "
+            "défaites de A et nombre de matchs."
+        )
         return self.rates
 
 

@@ -8,6 +8,7 @@ Every number comes from :mod:`akvo.variants`, :mod:`akvo.shots`, :mod:`akvo.lab`
 
 from __future__ import annotations
 
+import base64
 from fractions import Fraction
 from typing import Any
 
@@ -18,6 +19,7 @@ from akvo.bots import BOTS
 from akvo.config import DEFAULT_RULES, RulesConfig
 from akvo.errors import AkvoError
 from akvo.lab import Comparison, Interval, Results
+from akvo.lab.results import paired_csv
 from akvo.rules import (
     DISTANCES,
     DUPLICATED_PRESETS,
@@ -249,8 +251,21 @@ _VIEWS = {
     "rouleau_mouvement": rouleau_html,
 }
 
-#: The simulation behind each variant's « Simuler l’effet sur les victoires » button.
+#: The simulation behind each variant's « Simuler l’effet sur les victoires » button, by
+#: default; the designer chooses N (:data:`MATCH_RANGE`), the bots and the teams.
 MATCHES, SEED, BOTS_PLAYING, TEAMS = 200, 1, ("greedy", "greedy"), ("perrockiss", "fish-tank")
+MATCH_RANGE = (200, 10_000)
+BOT_CHOICES = [(label, name) for name, label in BOTS.items()]  # « facile », « normal », « fort »
+TEAM_CHOICES = [(preset.name, key) for key, preset in PRESET_TEAMS.items()]
+
+
+def download_link(text: str, filename: str, label: str, css: str) -> str:
+    """A link that downloads ``text`` as a CSV file from a data: URI (nothing is stored)."""
+    payload = base64.b64encode(text.encode()).decode()
+    return (
+        f'<a class="{css}" download="{filename}" href="data:text/csv;base64,{payload}">'
+        f"{french(label)}</a>"
+    )
 
 
 def _number(value: float, signed: bool = False) -> str:
@@ -265,12 +280,18 @@ def points_text(interval: Interval, signed: bool = False) -> str:
     return f"{_number(interval.estimate, signed)} (de {low} à {high})"
 
 
-def wins_html(field: str, default: Results, variant: Results, comparison: Comparison) -> str:
+def wins_html(
+    field: str,
+    default: Results,
+    variant: Results,
+    comparison: Comparison,
+    teams: tuple[str, str] = TEAMS,
+) -> str:
     """Side A's win rate under both rules (95 % Wilson intervals), its mean match points
     and their paired difference (95 % t interval), as the run measured them."""
     from .lab import interval_text  # with bqplot: paid on the first click, not on page load
 
-    team_a = PRESET_TEAMS[TEAMS[0]].name
+    team_a = PRESET_TEAMS[teams[0]].name
     css = f"akvo-variant-{field}-wins"
     one, two = default.summary(), variant.summary()
     rows = [
@@ -332,77 +353,144 @@ def coverage_html(field: str, comparison: Comparison) -> str:
 
 
 class WinRates(w.VBox):
-    """A button that plays ``matches`` bot matches under the default rules and again, on
-    the same seeds, with ``field`` switched, then shows the win rates with their intervals.
+    """A button that plays N bot matches under the default rules and again, on the same
+    seeds, with ``field`` switched, then shows the win rates with their intervals and a CSV
+    download of every match of both runs.
 
-    Nothing is played before the click, and the progress bar and result area are created
-    on the first click: a page of six switches opens with two small widgets each.
-    :meth:`run` does what the button does.
+    Nothing is played before the click, and the settings (N from 200 to 10 000, the bots,
+    the teams), the progress bar and the result area are created on first use: a page of
+    six switches opens with three small widgets each. :meth:`run` does what the button does.
     """
 
     def __init__(self, field: str, matches: int = MATCHES, seed: int = SEED) -> None:
-        self.field, self.matches, self.seed = field, matches, seed
-        bot = BOTS[BOTS_PLAYING[0]]
-        a, b = (PRESET_TEAMS[key].name for key in TEAMS)
+        self.field, self.default_matches, self.seed = field, matches, seed
         self.intro = intro = c.html("akvo-variant-wins-intro")
-        intro.value = french(
-            f"<p>Et sur qui gagne ? {integer(matches)} matchs entre deux bots « {bot} », "
-            f"{a} (A) contre {b} (B), graine {seed}, avec la lecture par défaut puis avec la "
-            "variante, sur les mêmes tirages de dés.</p>"
-        )
+        intro.value = self._intro(matches, BOTS_PLAYING, TEAMS)
         self.button = w.Button(
             description="Simuler l’effet sur les victoires",
             layout=w.Layout(width="auto", max_width="100%"),
         )
         self.button.add_class("akvo-variant-simulate")
         self.button.add_class(f"akvo-variant-{field}-simulate")
+        self.choose = w.Button(
+            description="Choisir N, les bots, les équipes…",
+            layout=w.Layout(width="auto", max_width="100%"),
+        )
+        self.choose.add_class(f"akvo-variant-{field}-choose")
+        self.settings: dict[str, Any] | None = None
+        self.status: w.HTML | None = None
         self.progress: w.IntProgress | None = None
         self.result: w.HTML | None = None
         self.comparison: Comparison | None = None
-        super().__init__([intro, self.button])
+        super().__init__([intro, self.choose, self.button])
         self.button.on_click(lambda _button: self.run())
+        self.choose.on_click(lambda _button: self._settings())
 
-    def _run_area(self) -> tuple[w.IntProgress, w.HTML]:
-        """The progress bar and the result area, added below the button on first use."""
-        if self.progress is None or self.result is None:
+    @property
+    def matches(self) -> int:
+        return self.settings["matches"].value if self.settings else self.default_matches
+
+    def _intro(self, n: int, bots: tuple[str, str], teams: tuple[str, str]) -> str:
+        a, b = (PRESET_TEAMS[key].name for key in teams)
+        players = (
+            f"deux bots « {BOTS[bots[0]]} »"
+            if bots[0] == bots[1]
+            else f"un bot « {BOTS[bots[0]]} » (A) et un bot « {BOTS[bots[1]]} » (B)"
+        )
+        return french(
+            f"<p>Et sur qui gagne ? {integer(n)} matchs entre {players}, "
+            f"{a} (A) contre {b} (B), graine {self.seed}, avec la lecture par défaut puis avec "
+            "la variante, sur les mêmes tirages de dés.</p>"
+        )
+
+    def _choice(self) -> tuple[int, tuple[str, str], tuple[str, str]]:
+        if not self.settings:
+            return self.default_matches, BOTS_PLAYING, TEAMS
+        get = {key: box.value for key, box in self.settings.items()}
+        return get["matches"], (get["bot_a"], get["bot_b"]), (get["team_a"], get["team_b"])
+
+    def _settings(self) -> dict[str, Any]:
+        """N, the bots and the teams, shown below the intro on first use."""
+        if self.settings is None:
+            css = f"akvo-variant-{self.field}"
+            low, high = MATCH_RANGE
+            matches = c.slider("Matchs", low, high, max(low, self.default_matches), f"{css}-n")
+            matches.step = 100
+            self.settings = {
+                "matches": matches,
+                "bot_a": c.dropdown("Bot de A", BOT_CHOICES, BOTS_PLAYING[0], f"{css}-bot-a"),
+                "bot_b": c.dropdown("Bot de B", BOT_CHOICES, BOTS_PLAYING[1], f"{css}-bot-b"),
+                "team_a": c.dropdown("Équipe A", TEAM_CHOICES, TEAMS[0], f"{css}-team-a"),
+                "team_b": c.dropdown("Équipe B", TEAM_CHOICES, TEAMS[1], f"{css}-team-b"),
+            }
+            for box in self.settings.values():
+                box.observe(lambda _change: self._retell(), names="value")
+            self.choose.layout.display = "none"
+            rest = [self.button, *self._run_widgets()]
+            self.children = [self.intro, *self.settings.values(), *rest]
+        return self.settings
+
+    def _run_widgets(self) -> list[w.Widget]:
+        shown = (self.status, self.progress, self.result)
+        return [widget for widget in shown if widget is not None]
+
+    def _retell(self) -> None:
+        self.intro.value = self._intro(*self._choice())
+
+    def _run_area(self) -> tuple[w.HTML, w.IntProgress, w.HTML]:
+        """The status line, the progress bar and the result area, added on first use."""
+        if self.status is None or self.progress is None or self.result is None:
+            self.status = c.html(f"akvo-variant-{self.field}-status")
             # No description: on a phone a labelled bar wraps to zero width; the text says it.
             self.progress = w.IntProgress(
                 value=0, min=0, max=1, layout=w.Layout(width="100%", max_width="30em")
             )
             self.progress.add_class(f"akvo-variant-{self.field}-progress")
             self.result = c.html(f"akvo-variant-{self.field}-wins")
-            self.children = [self.intro, self.button, self.progress, self.result]
-        return self.progress, self.result
+            settings = list(self.settings.values()) if self.settings else [self.choose]
+            self.children = [self.intro, *settings, self.button, *self._run_widgets()]
+        return self.status, self.progress, self.result
 
     def run(self) -> Comparison | None:
         """Play both simulations (in this kernel, no cluster) and show their comparison."""
-        _, result = self._run_area()
+        status, progress, result = self._run_area()
+        n, bots, teams = self._choice()
         self.button.disabled = True
-        self._progress(0, 2 * self.matches)
+        result.value = ""  # the last run's figures go while the new one plays
+        self._progress(0, 2 * n)
         try:
             default, variant, comparison = win_rates(
-                self.field,
-                self.matches,
-                self.seed,
-                BOTS_PLAYING,
-                TEAMS,
-                on_progress=self._progress,
+                self.field, n, self.seed, bots, teams, on_progress=self._progress
             )
         except AkvoError as error:
-            result.value = french(f"<p>La simulation a échoué : {error}</p>")
+            status.value = french(f"<p>La simulation a échoué : {error}</p>")
             return None
         finally:
             self.button.disabled = False
+            progress.layout.display = "none"
         self.comparison = comparison
-        result.value = wins_html(self.field, default, variant, comparison)
+        status.value = french(
+            f"<p class='akvo-variant-count'>Terminé : {integer(2 * len(default))} matchs joués.</p>"
+        )
+        table = paired_csv((("defaut", default), ("variante", variant)))
+        link = download_link(
+            table,
+            f"akvo-{self.field}.csv",
+            f"Télécharger les {integer(2 * len(default))} matchs des deux lectures (CSV)",
+            f"akvo-variant-{self.field}-download",
+        )
+        result.value = wins_html(self.field, default, variant, comparison, teams) + (
+            f"<p>{link}</p>"
+        )
         return comparison
 
     def _progress(self, done: int, total: int) -> None:
-        progress, result = self._run_area()
+        status, progress, _result = self._run_area()
+        progress.layout.display = None
         progress.max, progress.value = total, done
-        result.value = french(
-            f"<p class='akvo-variant-count'>Simulation en cours : {integer(done)} matchs "
-            f"joués sur {integer(total)}…</p>"
+        status.value = french(
+            f"<p class='akvo-variant-count'><b>Simulation en cours</b> : {integer(done)} "
+            f"matchs joués sur {integer(total)}…</p>"
         )
 
 

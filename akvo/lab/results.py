@@ -157,3 +157,15 @@ class Results(Sequence[MatchResult]):
         from akvo.lab.stats import summarise
 
         return summarise(self, method=method)
+
+
+def paired_csv(readings: Sequence[tuple[str, Results]]) -> str:
+    """Several simulations on the same seeds as one CSV table: a first column ``reading``
+    naming each one's rows (``default``, ``variant``…), then :data:`COLUMNS`."""
+    out = io.StringIO()
+    writer = csv.DictWriter(out, ("reading", *COLUMNS), lineterminator="\n")
+    writer.writeheader()
+    for name, results in readings:
+        for row in results:
+            writer.writerow({"reading": name, **row.as_row()})
+    return out.getvalue()
