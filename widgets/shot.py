@@ -6,6 +6,7 @@ from typing import Any
 
 import bqplot as bq
 import ipywidgets as w
+import traitlets
 
 from akvo.config import DEFAULT_RULES, RulesConfig
 from akvo.errors import ShotError
@@ -25,6 +26,7 @@ from akvo.shots import (
 )
 
 from . import controls as c
+from .calculator import Calculator
 from .formatting import (
     decimal,
     fraction,
@@ -86,12 +88,15 @@ COLOURS = ("#a9b8bf", "#7aa6c2", "#c05a4a", "#2a7fb8", "#e8a33d")
 DISTANCE_LIMIT = DISTANCES[-1]  # R4, R5: the longest shot without Souffle portant
 
 
-class ShotCalculator(w.VBox):
+class ShotCalculator(Calculator):
     """Turn, distance and both sides' choices → the shot's outcomes, exactly.
 
     Controls are public attributes; ``odds`` is the engine's :class:`~akvo.shots.ShotOdds`
-    for the current settings (``None`` when the combination cannot be played, R20).
+    for the current settings (``None`` when the combination cannot be played, R20);
+    setting ``rules`` recomputes it, and ``odds`` can be observed.
     """
+
+    odds = traitlets.Any(None, allow_none=True)
 
     def __init__(
         self,
@@ -134,7 +139,7 @@ class ShotCalculator(w.VBox):
         self.sentence.add_class("akvo-shot-sentence")
         self.board_note = c.html("akvo-shot-board-note")
         self.table = c.html("akvo-odds")
-        self.odds: ShotOdds | None = None
+        self.odds = None
         self._bars, self.figure = _outcome_figure()
 
         shared = w.VBox([self.kind, w.HBox([self.turn, self.tier_label]), self.distance])
@@ -186,9 +191,7 @@ class ShotCalculator(w.VBox):
             self.egide,
             self.defence_tourbillon,
         )
-        for control in controls:
-            control.observe(self._update, names="value")
-        self._update()
+        self.watch(controls)
 
     # --- What the controls say ------------------------------------------------------------
 
