@@ -11,14 +11,14 @@ import traitlets
 
 from akvo import duel as engine
 from akvo.config import DEFAULT_RULES, RulesConfig
-from akvo.rules import tier_for_turn
+from akvo.rules import DISTANCES, tier_for_turn
 from akvo.shots import RuneChoice, ShotKind
 
 from . import controls as c
 from .calculator import Calculator
 from .formatting import decimal, fraction, french, percent, tier_numeral
 from .plots import heatmap_figure
-from .shot import INTERCEPTION_CHOICES, KIND_CHOICES, chest_board_note, interception_distance
+from .shot import chest_board_note, interception_distance, situation_controls
 
 RUNE_NAMES: dict[RuneChoice, str] = {
     None: "Aucune",
@@ -47,13 +47,7 @@ class RuneDuel(Calculator):
         rules: RulesConfig = DEFAULT_RULES,
     ) -> None:
         self.rules = rules
-        self.kind = c.dropdown("Cible", KIND_CHOICES, kind, "akvo-duel-kind")
-        self.turn = c.slider("Tour", 1, 10, turn, "akvo-duel-turn")
-        self.tier_label = c.html("akvo-duel-tier")
-        self.distance = c.slider("Distance du tir", 1, 4, distance, "akvo-duel-distance")
-        self.interception = c.dropdown(
-            "Intercepteur à", INTERCEPTION_CHOICES, 1, "akvo-duel-interception"
-        )
+        situation_controls(self, "akvo-duel", kind, turn, distance, DISTANCES[-1])
         self.table = c.html("akvo-table")
         self.table.add_class("akvo-duel-table")
         self.summary = c.html("akvo-duel-summary")

@@ -42,19 +42,26 @@ KIND_CHOICES: tuple[tuple[str, ShotKind], ...] = (
     ("Tir sur un mage", "mage"),
     ("Tir sur un coffre", "chest"),
 )
-ATTACK_RUNE_CHOICES: tuple[tuple[str, RuneOption], ...] = (
-    ("Aucune", (None, "success")),
-    ("Attaque : +2 à l’attaque", ("attaque", "success")),
-    ("Confusion : −1 dé au défenseur", ("confusion", "success")),
-    ("Relance : viser la réussite", ("relance", "success")),
-    ("Relance : viser le critique", ("relance", "critical")),
+
+
+def _rune_choices(
+    own: tuple[str, RuneOption], confusion: str
+) -> tuple[tuple[str, RuneOption], ...]:
+    """A side's rune drop-down: none, its own bonus rune, Confusion, Relance's two aims."""
+    return (
+        ("Aucune", (None, "success")),
+        own,
+        (f"Confusion : −1 dé {confusion}", ("confusion", "success")),
+        ("Relance : viser la réussite", ("relance", "success")),
+        ("Relance : viser le critique", ("relance", "critical")),
+    )
+
+
+ATTACK_RUNE_CHOICES = _rune_choices(
+    ("Attaque : +2 à l’attaque", ("attaque", "success")), "au défenseur"
 )
-DEFENCE_RUNE_CHOICES: tuple[tuple[str, RuneOption], ...] = (
-    ("Aucune", (None, "success")),
-    ("Défense : +2 à la défense", ("defense", "success")),
-    ("Confusion : −1 dé à l’attaquant", ("confusion", "success")),
-    ("Relance : viser la réussite", ("relance", "success")),
-    ("Relance : viser le critique", ("relance", "critical")),
+DEFENCE_RUNE_CHOICES = _rune_choices(
+    ("Défense : +2 à la défense", ("defense", "success")), "à l’attaquant"
 )
 #: A drop-down cannot show a ``None`` value: 0 stands for "no interceptor in range" (R17).
 NO_INTERCEPTOR = 0
@@ -88,6 +95,20 @@ COLOURS = ("#a9b8bf", "#7aa6c2", "#c05a4a", "#2a7fb8", "#e8a33d")
 DISTANCE_LIMIT = DISTANCES[-1]  # R4, R5: the longest shot without Souffle portant
 
 
+def situation_controls(
+    calculator: Calculator, css: str, kind: ShotKind, turn: int, distance: int, longest: int
+) -> None:
+    """A shot's situation, the same on every calculator that takes one: ``kind``, ``turn``
+    (with ``tier_label``), ``distance`` (1 to ``longest``) and ``interception``."""
+    calculator.kind = c.dropdown("Cible", KIND_CHOICES, kind, f"{css}-kind")
+    calculator.turn = c.slider("Tour", 1, 10, turn, f"{css}-turn")
+    calculator.tier_label = c.html(f"{css}-tier")
+    calculator.distance = c.slider("Distance du tir", 1, longest, distance, f"{css}-distance")
+    calculator.interception = c.dropdown(
+        "Intercepteur à", INTERCEPTION_CHOICES, 1, f"{css}-interception"
+    )
+
+
 class ShotCalculator(Calculator):
     """Turn, distance and both sides' choices → the shot's outcomes, exactly.
 
@@ -107,17 +128,9 @@ class ShotCalculator(Calculator):
         rules: RulesConfig = DEFAULT_RULES,
     ) -> None:
         self.rules = rules
-        self.kind = c.dropdown("Cible", KIND_CHOICES, kind, "akvo-shot-kind")
-        self.turn = c.slider("Tour", 1, 10, turn, "akvo-shot-turn")
-        self.tier_label = c.html("akvo-shot-tier")
         # The range stays 1–6 (Souffle portant's reach): changing a slider's maximum in the
         # browser leaves its End key at the old one. Beyond 4 without Souffle: no shot.
-        self.distance = c.slider(
-            "Distance du tir", 1, MAX_SOUFFLE_DISTANCE, distance, "akvo-shot-distance"
-        )
-        self.interception = c.dropdown(
-            "Intercepteur à", INTERCEPTION_CHOICES, 1, "akvo-shot-interception"
-        )
+        situation_controls(self, "akvo-shot", kind, turn, distance, MAX_SOUFFLE_DISTANCE)
         self.attack_rune = c.dropdown(
             "Rune du tireur", ATTACK_RUNE_CHOICES, (None, "success"), "akvo-shot-attack-rune"
         )
