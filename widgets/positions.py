@@ -261,12 +261,9 @@ class EndOfMatch(w.VBox):  # type: ignore[misc]
         self._update()
 
     def _on_unit(self, _change: Any = None) -> None:
-        self._syncing = True
-        try:
+        with c.syncing(self):
             self.row_a.value = self.rows_a[self.unit.value]
             self.row_b.value = self.rows_b[self.unit.value]
-        finally:
-            self._syncing = False
         self._update()
 
     def _update(self, _change: Any = None) -> None:
