@@ -21,16 +21,14 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Page
 
 from akvo.match.board import CHAR_LABELS, CHAR_NAMES
-from akvo_widgets.site import SMALL_POOLS, background_server
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results" / "board.md"
 sys.path.insert(0, str(ROOT))
-from benchmarks.bench_site import machine, percentile  # noqa: E402
-from tests.browser.chromium import CHROMIUM_FLAGS, chromium_path  # noqa: E402
+from benchmarks.bench_site import book_browser, machine, percentile  # noqa: E402
 
 PAGE = "tir-sur-un-mage.ipynb"
 UNITS = ("plongeur", "surfeur", "pedalair")
@@ -78,19 +76,12 @@ def selections(page: Page, how: str) -> list[float]:
 
 def main() -> None:
     lags: dict[str, list[float]] = {}
-    log = ROOT / "test-artifacts" / "bench-board-voila.log"
-    log.parent.mkdir(exist_ok=True)
-    with (
-        background_server(ROOT / "book", log, *SMALL_POOLS) as base,
-        sync_playwright() as playwright,
-    ):
-        browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS)
+    with book_browser("board") as (base, browser):
         for how in ("click", "keyboard"):
             page = browser.new_page()
             page.goto(f"{base}/voila/render/{PAGE}", timeout=120_000)
             lags[how] = selections(page, how)
             page.close()
-        browser.close()
     now = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     lines = [
         "# Board benchmark (`benchmarks/bench_board.py`)",

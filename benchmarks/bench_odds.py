@@ -23,6 +23,7 @@ from pathlib import Path
 
 import icepool
 import numpy as np
+from recorded import write
 from tqdm import tqdm
 
 from akvo import dice
@@ -183,9 +184,7 @@ def main() -> None:
         "| | | < 300 ms |",
         "",
     ]
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text("\n".join(lines))
-    print("\n".join(lines))
+    write(RESULTS, lines)
 
 
 if __name__ == "__main__":

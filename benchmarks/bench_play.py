@@ -31,20 +31,18 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import ipywidgets
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from akvo.bots import BOTS, make_bot
 from akvo.match import new_match
 from akvo.match.phases import Phase
 from akvo_widgets.play.game import MatchGame
-from akvo_widgets.site import SMALL_POOLS, background_server
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results" / "play.md"
 sys.path.insert(0, str(ROOT))
-from benchmarks.bench_site import machine, percentile  # noqa: E402
-from tests.browser.chromium import CHROMIUM_FLAGS, chromium_path  # noqa: E402
+from benchmarks.bench_site import book_browser, machine, percentile  # noqa: E402
 
 PAGE = "jouer-un-match.ipynb"
 MATCHES = 10
@@ -177,17 +175,10 @@ def main() -> None:
     bots = {name: bot_times(name) for name in BOTS if name != "search"}
     if "search" in BOTS:
         bots["search"] = bot_times("search", SEARCH_DECISIONS)
-    log = ROOT / "test-artifacts" / "bench-play-voila.log"
-    log.parent.mkdir(exist_ok=True)
-    with (
-        background_server(ROOT / "book", log, *SMALL_POOLS) as base,
-        sync_playwright() as playwright,
-    ):
-        browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS)
+    with book_browser("play") as (base, browser):
         page = browser.new_page()
         open_game(page, f"{base}/voila/render/{PAGE}")
         lags = clicks(page)
-        browser.close()
     now = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     lines = [
         "# Play benchmark (`benchmarks/bench_play.py`)",

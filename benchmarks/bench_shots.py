@@ -26,6 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+from recorded import write
 
 from akvo import dice, shots
 from akvo.duel import rune_duel
@@ -155,9 +156,7 @@ def main() -> None:
         f"| one `rune_duel` with its shots cached (two `linprog` calls) | {duel * 1e3:.2f} ms | |",
         "",
     ]
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text("\n".join(lines))
-    print("\n".join(lines))
+    write(RESULTS, lines)
 
 
 if __name__ == "__main__":

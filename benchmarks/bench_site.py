@@ -31,6 +31,7 @@ the results. ``bench_roundtrip.py`` splits one round trip into its hops.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import platform
@@ -40,6 +41,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -48,7 +50,7 @@ import nbformat
 from playwright.sync_api import Browser, Locator, Page, sync_playwright
 
 from akvo_widgets import chapters
-from akvo_widgets.site import background_server, wait_for_pools
+from akvo_widgets.site import SMALL_POOLS, background_server, wait_for_pools
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results" / "site.md"
@@ -236,6 +238,23 @@ def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
     return ordered[index]
+
+
+@contextlib.contextmanager
+def book_browser(name: str) -> Iterator[tuple[str, Browser]]:
+    """The book served from this tree with small pools (its log in
+    ``test-artifacts/bench-<name>-voila.log``) and a headless Chromium: (base URL, browser)."""
+    log = ROOT / "test-artifacts" / f"bench-{name}-voila.log"
+    log.parent.mkdir(exist_ok=True)
+    with (
+        background_server(ROOT / "book", log, *SMALL_POOLS) as base,
+        sync_playwright() as playwright,
+    ):
+        browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS)
+        try:
+            yield base, browser
+        finally:
+            browser.close()
 
 
 def machine() -> str:

@@ -32,7 +32,7 @@ from akvo_widgets import (
 from akvo_widgets import examples_game as ex
 from akvo_widgets.board import Board
 from akvo_widgets.formatting import fraction, french, percent
-from akvo_widgets.game_view import typographic
+from akvo_widgets.game_view import typeset
 from akvo_widgets.playthrough import (
     LineError,
     play_line,
@@ -270,7 +270,7 @@ def test_verdicts_come_from_the_engine() -> None:
 def test_end_of_match_widget_changes_its_result_when_a_unit_moves() -> None:
     widget = EndOfMatch()
     assert widget.final is not None and widget.final.result == "draw"
-    assert widget.last_line() == typographic("Fin du match — match nul, 2 à 2.")
+    assert widget.last_line() == typeset("Fin du match — match nul, 2 à 2.")
     widget.row_a.value = 4  # A's ship leaves B's half: two mages fewer
     assert widget.final.result == "B"
     assert "A 1, B 3" in text(widget.result.value)
@@ -313,7 +313,7 @@ def test_movement_lab_follows_the_engine() -> None:
     lab.unit.value = "surfeur"
     lab.row_b.value = 8
     lab.order.value = "advance-rune"
-    assert text(lab.result.value) == typographic(
+    assert text(lab.result.value) == typeset(
         "Tour 1 — le Surfeur de A joue la rune Y (Mouvement) et avance de 2 cases (ligne 5)."
     )
     lab.row_a.value = 6  # one free cell only: the engine offers no Mouvement rune (R20)
@@ -361,7 +361,7 @@ def test_turn_stepper_plays_a_real_turn_one_log_line_at_a_time() -> None:
         assert new, "each step shows at least one new line"
         lines += new
         steps += 1
-        assert typographic(new[0]) in stepper.step.value
+        assert typeset(new[0]) in stepper.step.value
     assert stepper.next.disabled
     assert stepper.state.turn == 2
     # The same line replayed through the engine gives the same log.

@@ -8,19 +8,8 @@ from fractions import Fraction
 
 import pytest
 
+from akvo import siblings
 from akvo.errors import AkvoError
-from akvo.siblings import (
-    MATERIALS,
-    SHIP_FACES,
-    SiblingError,
-    expected_tests_survived,
-    lieu_duel,
-    pirate_ship_die,
-    pirate_ship_forecast,
-    souvenir_duel,
-    wall_survival,
-    wall_test,
-)
 
 FACES = range(1, 7)
 
@@ -29,7 +18,7 @@ def test_souvenir_duel_by_enumeration() -> None:
     outcome = Counter(
         "win" if a > d else "tie" if a == d else "lose" for a, d in itertools.product(FACES, FACES)
     )
-    odds = souvenir_duel()
+    odds = siblings.souvenir_duel()
     assert (odds.win, odds.tie, odds.lose) == (
         Fraction(outcome["win"], 36),
         Fraction(outcome["tie"], 36),
@@ -55,7 +44,7 @@ def _brute_lieu() -> tuple[Fraction, Fraction, Fraction]:
 
 
 def test_lieu_duel_without_replay_by_enumeration() -> None:
-    odds = lieu_duel()
+    odds = siblings.lieu_duel()
     assert (odds.win, odds.tie, odds.lose) == _brute_lieu()
     assert odds.win == odds.lose  # the duel is symmetric
     assert odds.win == Fraction(325, 864)
@@ -83,7 +72,7 @@ def _brute_replay(depth: int = 25) -> tuple[Fraction, Fraction]:
 
 
 def test_lieu_duel_with_replay_always_has_a_winner() -> None:
-    odds = lieu_duel("rejouer")
+    odds = siblings.lieu_duel("rejouer")
     assert odds.tie == 0
     assert odds.win == odds.lose == Fraction(1, 2)
     win, undecided = _brute_replay()
@@ -92,11 +81,11 @@ def test_lieu_duel_with_replay_always_has_a_winner() -> None:
 
 
 def test_pirate_ship_die_reads_six_faces() -> None:
-    die = pirate_ship_die()
+    die = siblings.pirate_ship_die()
     assert sum(die.values()) == 1
     assert die["rien"] == Fraction(2, 6)
     assert die["repos"] == die["perte-main"] == Fraction(1, 6)
-    assert Counter(SHIP_FACES) == Counter({k: int(v * 6) for k, v in die.items()})
+    assert Counter(siblings.SHIP_FACES) == Counter({k: int(v * 6) for k, v in die.items()})
 
 
 def _brute_ship(turns: int) -> tuple[list[Fraction], dict[int, Fraction], Counter[str]]:
@@ -112,7 +101,7 @@ def _brute_ship(turns: int) -> tuple[list[Fraction], dict[int, Fraction], Counte
                 skip = False
                 continue
             plays[turn] += Fraction(1, total)
-            effect = SHIP_FACES[face - 1]
+            effect = siblings.SHIP_FACES[face - 1]
             effects[effect] += 1
             lost += effect in ("perte-exploration", "perte-main")
             skip = effect == "repos"
@@ -123,7 +112,7 @@ def _brute_ship(turns: int) -> tuple[list[Fraction], dict[int, Fraction], Counte
 @pytest.mark.parametrize("turns", [1, 2, 3, 5])
 def test_pirate_ship_forecast_by_enumeration(turns: int) -> None:
     plays, losses, effects = _brute_ship(turns)
-    forecast = pirate_ship_forecast(turns)
+    forecast = siblings.pirate_ship_forecast(turns)
     assert list(forecast.plays) == plays
     assert dict(forecast.losses) == losses
     for effect, n in effects.items():
@@ -131,35 +120,35 @@ def test_pirate_ship_forecast_by_enumeration(turns: int) -> None:
     assert sum(forecast.losses.values()) == 1
 
 
-@pytest.mark.parametrize("material", MATERIALS)
+@pytest.mark.parametrize("material", siblings.MATERIALS)
 def test_wall_test_by_enumeration(material: str) -> None:
     bonus = {"paille": 0, "bois": 1, "pierre": 2}[material]
     holds = sum(1 for lava, wall in itertools.product(FACES, FACES) if wall + bonus > lava)
-    odds = wall_test(material)  # type: ignore[arg-type]
+    odds = siblings.wall_test(material)  # type: ignore[arg-type]
     assert odds.holds == Fraction(holds, 36)
     assert odds.holds + odds.destroyed == 1
-    assert wall_survival(material, 3) == odds.holds**3  # type: ignore[arg-type]
+    assert siblings.wall_survival(material, 3) == odds.holds**3  # type: ignore[arg-type]
 
 
 def test_wall_values_and_order() -> None:
-    holds = [wall_test(m).holds for m in MATERIALS]
+    holds = [siblings.wall_test(m).holds for m in siblings.MATERIALS]
     assert holds == [Fraction(15, 36), Fraction(21, 36), Fraction(26, 36)]
-    assert expected_tests_survived("paille") == Fraction(15, 21)
-    assert wall_survival("pierre", 0) == 1
+    assert siblings.expected_tests_survived("paille") == Fraction(15, 21)
+    assert siblings.wall_survival("pierre", 0) == 1
 
 
 @pytest.mark.parametrize(
     ("call", "message"),
     [
-        (lambda: lieu_duel("au hasard"), "reading"),  # type: ignore[arg-type]
-        (lambda: wall_test("verre"), "material"),  # type: ignore[arg-type]
-        (lambda: wall_survival("bois", -1), "outside"),
-        (lambda: wall_survival("bois", 1.5), "integer"),  # type: ignore[arg-type]
-        (lambda: pirate_ship_forecast(0), "outside"),
-        (lambda: pirate_ship_forecast(True), "integer"),
+        (lambda: siblings.lieu_duel("au hasard"), "reading"),  # type: ignore[arg-type]
+        (lambda: siblings.wall_test("verre"), "material"),  # type: ignore[arg-type]
+        (lambda: siblings.wall_survival("bois", -1), "outside"),
+        (lambda: siblings.wall_survival("bois", 1.5), "integer"),  # type: ignore[arg-type]
+        (lambda: siblings.pirate_ship_forecast(0), "outside"),
+        (lambda: siblings.pirate_ship_forecast(True), "integer"),
     ],
 )
 def test_bad_input_is_a_named_error(call: object, message: str) -> None:
-    with pytest.raises(SiblingError, match=message) as error:
+    with pytest.raises(siblings.SiblingError, match=message) as error:
         call()  # type: ignore[operator]
     assert isinstance(error.value, AkvoError)

@@ -41,7 +41,7 @@ from akvo.rules import TIER_NUMERALS, lighthouse_level
 
 from . import board_svg as draw
 from .board_legend import legend_html
-from .formatting import french
+from .formatting import french, typeset
 
 HERE = Path(__file__).parent
 Action = Callable[[str], Any]
@@ -144,7 +144,7 @@ def status_html(state: MatchState) -> str:
         f'<p class="akvo-board-turn">{head}</p>',
         f'<p class="akvo-board-score">Score : A <b>{state.scores[0]}</b> – '
         f"<b>{state.scores[1]}</b> B</p>",
-        f'<p class="akvo-board-decision"><b>{who}</b> — {escape(state.prompt())}</p>',
+        f'<p class="akvo-board-decision"><b>{who}</b> — {escape(typeset(state.prompt()))}</p>',
     ]
     items = []
     for side in (0, 1):

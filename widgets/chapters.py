@@ -173,15 +173,8 @@ CHAPTERS: tuple[Chapter, ...] = (
         "Aide-mémoire",
         "une page à imprimer pour la table de jeu",
         part="Référence",
-        sections=(
-            "séquence d’un tour",
-            "tirs",
-            "critiques et prodiges",
-            "Résilience",
-            "runes",
-            "Ultimes",
-            "fin de match",
-        ),
+        # From a turn's sequence to the end of a match, the movement rules aside.
+        sections=tuple(s for s in RULEBOOK_SECTIONS[3:11] if s != "déplacements et blocages"),
     ),
     Chapter(
         "glossaire.ipynb",

@@ -7,7 +7,8 @@ can find.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from html import escape
 from typing import Any
 
@@ -98,3 +99,14 @@ def panel(children: Sequence[Any], css: str) -> w.VBox:
     box.add_class("akvo-widget")
     box.add_class(css)
     return box
+
+
+@contextmanager
+def syncing(owner: Any) -> Iterator[None]:
+    """Set several of ``owner``'s controls as one change: while inside, ``owner._syncing``
+    is true, so that its observers wait (they check it) instead of reacting to each."""
+    owner._syncing = True
+    try:
+        yield
+    finally:
+        owner._syncing = False

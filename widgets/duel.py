@@ -7,16 +7,18 @@ from typing import Any
 import bqplot as bq
 import ipywidgets as w
 import numpy as np
+import traitlets
 
 from akvo import duel as engine
 from akvo.config import DEFAULT_RULES, RulesConfig
-from akvo.rules import tier_for_turn
+from akvo.rules import DISTANCES, tier_for_turn
 from akvo.shots import RuneChoice, ShotKind
 
 from . import controls as c
+from .calculator import Calculator
 from .formatting import decimal, fraction, french, percent, tier_numeral
 from .plots import heatmap_figure
-from .shot import INTERCEPTION_CHOICES, KIND_CHOICES, chest_board_note, interception_distance
+from .shot import chest_board_note, interception_distance, situation_controls
 
 RUNE_NAMES: dict[RuneChoice, str] = {
     None: "Aucune",
@@ -27,11 +29,14 @@ RUNE_NAMES: dict[RuneChoice, str] = {
 }
 
 
-class RuneDuel(w.VBox):
+class RuneDuel(Calculator):
     """Situation of a shot → the attacker × defender rune matrix and how to play it.
 
-    ``duel`` is the engine's :class:`akvo.duel.RuneDuel` for the current settings.
+    ``duel`` is the engine's :class:`akvo.duel.RuneDuel` for the current settings
+    (``rules`` included); it can be observed.
     """
+
+    duel = traitlets.Any(None, allow_none=True)
 
     def __init__(
         self,
@@ -42,20 +47,12 @@ class RuneDuel(w.VBox):
         rules: RulesConfig = DEFAULT_RULES,
     ) -> None:
         self.rules = rules
-        self.kind = c.dropdown("Cible", KIND_CHOICES, kind, "akvo-duel-kind")
-        self.turn = c.slider("Tour", 1, 10, turn, "akvo-duel-turn")
-        self.tier_label = c.html("akvo-duel-tier")
-        self.distance = c.slider("Distance du tir", 1, 4, distance, "akvo-duel-distance")
-        self.interception = c.dropdown(
-            "Intercepteur à", INTERCEPTION_CHOICES, 1, "akvo-duel-interception"
-        )
+        situation_controls(self, "akvo-duel", kind, turn, distance, DISTANCES[-1])
         self.table = c.html("akvo-table")
         self.table.add_class("akvo-duel-table")
         self.summary = c.html("akvo-duel-summary")
         self.board_note = c.html("akvo-duel-board-note")
-        self.duel: engine.RuneDuel = engine.rune_duel(
-            kind, tier_for_turn(turn), distance, rules=rules
-        )
+        self.duel = engine.rune_duel(kind, tier_for_turn(turn), distance, rules=rules)
         self._heatmap, self._colours, self.figure = _payoff_figure()
         super().__init__()
         self.children = [
@@ -72,9 +69,7 @@ class RuneDuel(w.VBox):
                 "akvo-duel",
             )
         ]
-        for control in (self.kind, self.turn, self.distance, self.interception):
-            control.observe(self._update, names="value")
-        self._update()
+        self.watch((self.kind, self.turn, self.distance, self.interception))
 
     def compute(self) -> engine.RuneDuel:
         return engine.rune_duel(

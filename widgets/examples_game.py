@@ -2,7 +2,7 @@
 answer in French — a table, a few sentences, a position drawn on the board.
 
 Text-only examples return :class:`IPython.display.Markdown`; examples with a position return
-a small widget (caption + board, see :func:`akvo_widgets.game_view.board_for`).
+a small widget (caption + board, see :func:`akvo_widgets.game_view.make_board`).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from akvo.teams import preset_team
 
 from .board_legend import legend
 from .formatting import fraction, french, percent, tier_numeral
-from .game_view import board_for, log_html
+from .game_view import lines_html, make_board
 from .playthrough import play_line, quiet_action
 from .positions import play_move, targets_html, verdict
 from .team_builder import runes_table
@@ -42,7 +42,7 @@ def _markdown(text: str) -> Markdown:
 
 def _figure(caption_html: str, state: MatchState, css: str, *, flipped: bool = False) -> w.VBox:
     caption = w.HTML(caption_html)
-    box = w.VBox([caption, board_for(state, flipped=flipped)])
+    box = w.VBox([caption, make_board(state, flipped=flipped)])
     box.add_class("akvo-example")
     box.add_class(css)
     return box
@@ -180,7 +180,7 @@ def blocked_ship() -> w.VBox:
     caption = french(
         "<p>Le navire de A (ligne 3) a l’ordre Avancer / Avancer ; le navire de B est "
         "ligne 5. Le moteur joue le déplacement case par case :</p>"
-    ) + log_html(outcome.lines)
+    ) + lines_html(outcome.lines)
     return _figure(caption, outcome.state, "akvo-example-blocked")
 
 
@@ -192,7 +192,7 @@ def mouvement_before_shot() -> w.VBox:
             "<p>Tirer / Tirer pour le navire de A, ligne 3. Le Barreur joue d’abord une rune "
             "de Mouvement :</p>"
         )
-        + log_html(outcome.lines)
+        + lines_html(outcome.lines)
         + french(
             "<p>Le navire entier a avancé d’une case. Le tir se mesure depuis la nouvelle "
             "case ; voici les cibles que le moteur propose alors au Barreur :</p>"
@@ -212,7 +212,7 @@ def ultime_scene(key: str) -> w.VBox:
     lines: list[str] = []
     while queue:
         lines += play_line(state, [choose(state)])
-    caption = f"<p><b>{escape(scene.label)}</b> — {escape(french(scene.what))}</p>" + log_html(
+    caption = f"<p><b>{escape(scene.label)}</b> — {escape(french(scene.what))}</p>" + lines_html(
         lines
     )
     return _figure(caption, state, f"akvo-example-{key}")
@@ -230,7 +230,7 @@ def tie_break(scores: tuple[int, int] = (2, 2)) -> w.VBox:
         f"<p>Fin du tour 8 à {scores[0]} – {scores[1]}. Le navire et le Surfeur de A sont "
         "dans la moitié de B, le Pédalair de B dans celle de A. Personne ne marque "
         "pendant les deux tours de départage ; le moteur conclut :</p>"
-    ) + log_html(lines)
+    ) + lines_html(lines)
     return _figure(caption, final, "akvo-example-tie-break")
 
 

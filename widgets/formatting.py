@@ -110,3 +110,8 @@ def french(text: str) -> str:
         space = NBSP if mark == ":" else NNBSP
         text = text.replace(f" {mark}", f"{space}{mark}")
     return text.replace("« ", f"«{NBSP}").replace(" »", f"{NBSP}»")
+
+
+def typeset(text: str) -> str:
+    """An engine sentence in the book's typography: ’ apostrophes, French spacing."""
+    return french(text.replace("'", "\u2019"))

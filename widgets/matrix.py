@@ -7,6 +7,7 @@ from typing import Any
 import bqplot as bq
 import ipywidgets as w
 import numpy as np
+import traitlets
 
 from akvo.config import DEFAULT_RULES, RulesConfig
 from akvo.errors import ShotError
@@ -15,6 +16,7 @@ from akvo.shots import ShotKind, Side, chest_shot_on_board
 from akvo.tables import OddsGrid, odds_grid
 
 from . import controls as c
+from .calculator import Calculator
 from .formatting import decimal, fraction, french, percent, tier_numeral, turns_of_tier
 from .plots import heatmap_figure
 from .shot import (
@@ -30,12 +32,15 @@ from .shot import (
 COLOUR_RANGE = {"mage": (0.0, 1.0), "chest": (0.0, 2.0)}
 
 
-class WindMatrix(w.VBox):
+class WindMatrix(Calculator):
     """Kind of shot and both sides' choices → a heatmap and a table over tier × distance.
 
     ``grid`` is the engine's :class:`~akvo.tables.OddsGrid` behind what is shown (``None``
-    when the choices cannot be played together, R20).
+    when the choices cannot be played together, R20); it follows the controls and
+    ``rules``, and can be observed.
     """
+
+    grid = traitlets.Any(None, allow_none=True)
 
     def __init__(self, kind: ShotKind = "mage", *, rules: RulesConfig = DEFAULT_RULES) -> None:
         self.rules = rules
@@ -57,7 +62,7 @@ class WindMatrix(w.VBox):
         self.board_note = c.html("akvo-matrix-board-note")
         self.table = c.html("akvo-table")
         self.table.add_class("akvo-matrix-table")
-        self.grid: OddsGrid | None = None
+        self.grid = None
         self._heatmap, self._colours, self.figure = _heatmap_figure()
         super().__init__()
         self.children = [
@@ -75,15 +80,9 @@ class WindMatrix(w.VBox):
                 "akvo-matrix",
             )
         ]
-        for control in (
-            self.kind,
-            self.interception,
-            self.attack_rune,
-            self.defence_rune,
-            self.resilience,
-        ):
-            control.observe(self._update, names="value")
-        self._update()
+        self.watch(
+            (self.kind, self.interception, self.attack_rune, self.defence_rune, self.resilience)
+        )
 
     def sides(self) -> tuple[Side, Side]:
         attack_rune, attack_policy = self.attack_rune.value

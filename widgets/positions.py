@@ -23,7 +23,7 @@ from akvo.match.preview import target_values
 
 from . import controls as c
 from .formatting import decimal, french, percent
-from .game_view import board_for, log_html, typographic
+from .game_view import lines_html, make_board, typeset
 from .playthrough import MAX_STEPS, play_quietly_to_the_end
 
 #: Units in lane order (engine names) and their French labels.
@@ -157,7 +157,7 @@ class MovementLab(w.VBox):  # type: ignore[misc]
         self.order = c.dropdown("Ordre", ORDERS, "advance", "akvo-move-order")
         self.result = c.html("akvo-move-result")
         self.outcome: MoveOutcome | None = None
-        self.board = board_for(scenario())
+        self.board = make_board(scenario())
         super().__init__()
         self.children = [
             c.panel(
@@ -184,7 +184,7 @@ class MovementLab(w.VBox):  # type: ignore[misc]
             )
             return
         self.outcome = outcome
-        parts = [log_html(outcome.lines, "akvo-move-lines")] if outcome.lines else []
+        parts = [lines_html(outcome.lines, "akvo-move-lines")] if outcome.lines else []
         if outcome.rune_unused:
             parts.append(
                 french(
@@ -237,7 +237,7 @@ class EndOfMatch(w.VBox):  # type: ignore[misc]
         self.row_b = _row_slider("Ligne de l’unité de B", 6, "akvo-end-row-b")
         self.result = c.html("akvo-end-verdict")
         self.final: MatchState | None = None
-        self.board = board_for(scenario(turn=10, rows={"A": self.rows_a, "B": self.rows_b}))
+        self.board = make_board(scenario(turn=10, rows={"A": self.rows_a, "B": self.rows_b}))
         self._syncing = False
         super().__init__()
         self.children = [
@@ -261,12 +261,9 @@ class EndOfMatch(w.VBox):  # type: ignore[misc]
         self._update()
 
     def _on_unit(self, _change: Any = None) -> None:
-        self._syncing = True
-        try:
+        with c.syncing(self):
             self.row_a.value = self.rows_a[self.unit.value]
             self.row_b.value = self.rows_b[self.unit.value]
-        finally:
-            self._syncing = False
         self._update()
 
     def _update(self, _change: Any = None) -> None:
@@ -285,7 +282,7 @@ class EndOfMatch(w.VBox):  # type: ignore[misc]
             )
             return
         self.rows_a, self.rows_b, self.final = rows_a, rows_b, final
-        self.result.value = log_html(lines, "akvo-end-lines")
+        self.result.value = lines_html(lines, "akvo-end-lines")
         self.board.state = scenario(
             turn=self.turn.value, rows={"A": rows_a, "B": rows_b}, scores=list(scores)
         )
@@ -293,4 +290,4 @@ class EndOfMatch(w.VBox):  # type: ignore[misc]
     def last_line(self) -> str:
         """The engine's closing sentence (« Fin du match — … »), typographic."""
         assert self.final is not None
-        return typographic(self.final.events[-1])
+        return typeset(self.final.events[-1])

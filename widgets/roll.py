@@ -6,6 +6,7 @@ from typing import Any
 
 import bqplot as bq
 import ipywidgets as w
+import traitlets
 
 from akvo.config import DEFAULT_RULES, RulesConfig
 from akvo.dice import RollOdds, roll
@@ -14,6 +15,7 @@ from akvo.rules import MAX_RESILIENCE, critical_threshold
 from akvo.shots import Side, shot_on_mage
 
 from . import controls as c
+from .calculator import Calculator
 from .formatting import fraction, percent
 
 #: A drop-down cannot show a ``None`` value, so "no reroll" is the string ``"none"``.
@@ -32,12 +34,15 @@ MAX_MODIFIER = shot_on_mage(
 ).defence.modifier  # type: ignore[union-attr]
 
 
-class RollCalculator(w.VBox):
+class RollCalculator(Calculator):
     """Dice count, modifier, threshold and Relance policy → success / critical / prodige.
 
     Every control is a public attribute (``dice``, ``threshold``, ``modifier``, ``reroll``);
-    setting one from Python updates ``odds``, the table and the plot, as in the browser.
+    setting one from Python updates ``odds``, the table and the plot, as in the browser;
+    so does setting ``rules`` (R13's prodige), and ``odds`` can be observed.
     """
+
+    odds = traitlets.Any(None, allow_none=True)
 
     def __init__(
         self,
@@ -55,7 +60,7 @@ class RollCalculator(w.VBox):
         self.result = c.html("akvo-odds")
         self.legend = c.html("akvo-roll-legend")
         self.legend.value = legend_html()
-        self.odds: RollOdds = roll(threshold, dice=dice, modifier=modifier, prodige=rules.prodige)
+        self.odds = roll(threshold, dice=dice, modifier=modifier, prodige=rules.prodige)
         self._bars, self.figure = _totals_figure()
         super().__init__()
         self.children = [
@@ -72,9 +77,7 @@ class RollCalculator(w.VBox):
                 "akvo-roll",
             )
         ]
-        for control in (self.dice, self.threshold, self.modifier, self.reroll):
-            control.observe(self._update, names="value")
-        self._update()
+        self.watch((self.dice, self.threshold, self.modifier, self.reroll))
         self._warm_odds()
 
     def _warm_odds(self) -> None:

@@ -77,14 +77,11 @@ class TeamSharing(w.VBox):  # type: ignore[misc]
 
     def _on_players(self, _change: Any = None) -> None:
         split = default_split(self.per_side)
-        self._syncing = True
-        try:
+        with c.syncing(self):
             for ch, box in self.holders.items():
                 box.options = [(f"joueur {p}", p) for p in range(1, self.per_side + 1)]
                 box.value = split[ch]
                 box.disabled = self.per_side == 1
-        finally:
-            self._syncing = False
         self._update()
 
     def _update(self, _change: Any = None) -> None:

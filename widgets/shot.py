@@ -6,6 +6,7 @@ from typing import Any
 
 import bqplot as bq
 import ipywidgets as w
+import traitlets
 
 from akvo.config import DEFAULT_RULES, RulesConfig
 from akvo.errors import ShotError
@@ -25,6 +26,7 @@ from akvo.shots import (
 )
 
 from . import controls as c
+from .calculator import Calculator
 from .formatting import (
     decimal,
     fraction,
@@ -40,19 +42,26 @@ KIND_CHOICES: tuple[tuple[str, ShotKind], ...] = (
     ("Tir sur un mage", "mage"),
     ("Tir sur un coffre", "chest"),
 )
-ATTACK_RUNE_CHOICES: tuple[tuple[str, RuneOption], ...] = (
-    ("Aucune", (None, "success")),
-    ("Attaque : +2 à l’attaque", ("attaque", "success")),
-    ("Confusion : −1 dé au défenseur", ("confusion", "success")),
-    ("Relance : viser la réussite", ("relance", "success")),
-    ("Relance : viser le critique", ("relance", "critical")),
+
+
+def _rune_choices(
+    own: tuple[str, RuneOption], confusion: str
+) -> tuple[tuple[str, RuneOption], ...]:
+    """A side's rune drop-down: none, its own bonus rune, Confusion, Relance's two aims."""
+    return (
+        ("Aucune", (None, "success")),
+        own,
+        (f"Confusion : −1 dé {confusion}", ("confusion", "success")),
+        ("Relance : viser la réussite", ("relance", "success")),
+        ("Relance : viser le critique", ("relance", "critical")),
+    )
+
+
+ATTACK_RUNE_CHOICES = _rune_choices(
+    ("Attaque : +2 à l’attaque", ("attaque", "success")), "au défenseur"
 )
-DEFENCE_RUNE_CHOICES: tuple[tuple[str, RuneOption], ...] = (
-    ("Aucune", (None, "success")),
-    ("Défense : +2 à la défense", ("defense", "success")),
-    ("Confusion : −1 dé à l’attaquant", ("confusion", "success")),
-    ("Relance : viser la réussite", ("relance", "success")),
-    ("Relance : viser le critique", ("relance", "critical")),
+DEFENCE_RUNE_CHOICES = _rune_choices(
+    ("Défense : +2 à la défense", ("defense", "success")), "à l’attaquant"
 )
 #: A drop-down cannot show a ``None`` value: 0 stands for "no interceptor in range" (R17).
 NO_INTERCEPTOR = 0
@@ -86,12 +95,29 @@ COLOURS = ("#a9b8bf", "#7aa6c2", "#c05a4a", "#2a7fb8", "#e8a33d")
 DISTANCE_LIMIT = DISTANCES[-1]  # R4, R5: the longest shot without Souffle portant
 
 
-class ShotCalculator(w.VBox):
+def situation_controls(
+    calculator: Calculator, css: str, kind: ShotKind, turn: int, distance: int, longest: int
+) -> None:
+    """A shot's situation, the same on every calculator that takes one: ``kind``, ``turn``
+    (with ``tier_label``), ``distance`` (1 to ``longest``) and ``interception``."""
+    calculator.kind = c.dropdown("Cible", KIND_CHOICES, kind, f"{css}-kind")
+    calculator.turn = c.slider("Tour", 1, 10, turn, f"{css}-turn")
+    calculator.tier_label = c.html(f"{css}-tier")
+    calculator.distance = c.slider("Distance du tir", 1, longest, distance, f"{css}-distance")
+    calculator.interception = c.dropdown(
+        "Intercepteur à", INTERCEPTION_CHOICES, 1, f"{css}-interception"
+    )
+
+
+class ShotCalculator(Calculator):
     """Turn, distance and both sides' choices → the shot's outcomes, exactly.
 
     Controls are public attributes; ``odds`` is the engine's :class:`~akvo.shots.ShotOdds`
-    for the current settings (``None`` when the combination cannot be played, R20).
+    for the current settings (``None`` when the combination cannot be played, R20);
+    setting ``rules`` recomputes it, and ``odds`` can be observed.
     """
+
+    odds = traitlets.Any(None, allow_none=True)
 
     def __init__(
         self,
@@ -102,17 +128,9 @@ class ShotCalculator(w.VBox):
         rules: RulesConfig = DEFAULT_RULES,
     ) -> None:
         self.rules = rules
-        self.kind = c.dropdown("Cible", KIND_CHOICES, kind, "akvo-shot-kind")
-        self.turn = c.slider("Tour", 1, 10, turn, "akvo-shot-turn")
-        self.tier_label = c.html("akvo-shot-tier")
         # The range stays 1–6 (Souffle portant's reach): changing a slider's maximum in the
         # browser leaves its End key at the old one. Beyond 4 without Souffle: no shot.
-        self.distance = c.slider(
-            "Distance du tir", 1, MAX_SOUFFLE_DISTANCE, distance, "akvo-shot-distance"
-        )
-        self.interception = c.dropdown(
-            "Intercepteur à", INTERCEPTION_CHOICES, 1, "akvo-shot-interception"
-        )
+        situation_controls(self, "akvo-shot", kind, turn, distance, MAX_SOUFFLE_DISTANCE)
         self.attack_rune = c.dropdown(
             "Rune du tireur", ATTACK_RUNE_CHOICES, (None, "success"), "akvo-shot-attack-rune"
         )
@@ -134,7 +152,7 @@ class ShotCalculator(w.VBox):
         self.sentence.add_class("akvo-shot-sentence")
         self.board_note = c.html("akvo-shot-board-note")
         self.table = c.html("akvo-odds")
-        self.odds: ShotOdds | None = None
+        self.odds = None
         self._bars, self.figure = _outcome_figure()
 
         shared = w.VBox([self.kind, w.HBox([self.turn, self.tier_label]), self.distance])
@@ -186,9 +204,7 @@ class ShotCalculator(w.VBox):
             self.egide,
             self.defence_tourbillon,
         )
-        for control in controls:
-            control.observe(self._update, names="value")
-        self._update()
+        self.watch(controls)
 
     # --- What the controls say ------------------------------------------------------------
 

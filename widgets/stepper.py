@@ -21,7 +21,7 @@ from akvo.match.preview import target_values
 
 from . import controls as c
 from .formatting import fraction, french, percent
-from .game_view import board_for, log_html, typographic
+from .game_view import lines_html, make_board, typeset
 from .playthrough import MAX_STEPS
 
 Chooser = Callable[[MatchState], str]
@@ -85,7 +85,7 @@ class LineStepper(w.VBox):  # type: ignore[misc]
         self.lines: list[str] = []
         # Compact: on a phone the board sticks to the top while the reader presses « Étape
         # suivante » and reads the step under it.
-        self.board = board_for(self.state, compact=True)
+        self.board = make_board(self.state, compact=True)
         self.next = w.Button(description="Étape suivante", icon="forward")
         self.next.add_class("akvo-stepper-next")
         self.restart = w.Button(description="Recommencer", icon="undo")
@@ -158,11 +158,11 @@ class LineStepper(w.VBox):  # type: ignore[misc]
     def _show(self, notes: Sequence[str] = ()) -> None:
         if self.count == 0:
             head = "Au départ. Cliquez sur « Étape suivante » pour jouer la suite."
-            shown = log_html(self.state.events[-2:], "akvo-stepper-lines")
+            shown = lines_html(self.state.events[-2:], "akvo-stepper-lines")
         else:
             head = f"Étape {self.count}"
             shown = (
-                log_html(self.lines, "akvo-stepper-lines")
+                lines_html(self.lines, "akvo-stepper-lines")
                 if self.lines
                 else "<p>Choix joué : la suite au prochain clic.</p>"
             )
@@ -172,11 +172,11 @@ class LineStepper(w.VBox):  # type: ignore[misc]
             ending = "Fin de la démonstration : « Recommencer » la rejoue."
             self.prompt.value = french(f"<p><i>{ending}</i></p>")
         else:
-            self.prompt.value = f"<p>Ensuite : {escape(typographic(self.state.prompt()))}</p>"
+            self.prompt.value = f"<p>Ensuite : {escape(typeset(self.state.prompt()))}</p>"
         self.next.disabled = self.finished()
         self.journal.value = (
             "<details><summary>Tout le journal</summary>"
-            + log_html(self.state.events)
+            + lines_html(self.state.events)
             + "</details>"
         )
 

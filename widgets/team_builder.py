@@ -144,12 +144,9 @@ class TeamEditor(w.VBox):  # type: ignore[misc]
         if key == CUSTOM:
             return
         preset = PRESET_TEAMS[key]
-        self._syncing = True
-        try:
+        with c.syncing(self):
             self.team_name.value = preset.name
             self.team_list.value = str(parse_team(preset.team_list))
-        finally:
-            self._syncing = False
         self._parse(reset_names=True)
 
     def _on_list(self, _change: Any = None) -> None:
@@ -157,11 +154,8 @@ class TeamEditor(w.VBox):  # type: ignore[misc]
             return
         key = self.preset.value
         if key != CUSTOM and self.team_list.value != str(parse_team(PRESET_TEAMS[key].team_list)):
-            self._syncing = True
-            try:
+            with c.syncing(self):
                 self.preset.value = CUSTOM
-            finally:
-                self._syncing = False
         self._parse(reset_names=True)
 
     def _parse(self, *, reset_names: bool) -> None:

@@ -30,7 +30,7 @@ from akvo_widgets import TurnStepper, UltimeScenes
 from akvo_widgets import chapters as manifest
 from akvo_widgets.chapters import Chapter
 from akvo_widgets.formatting import decimal, french, percent
-from akvo_widgets.game_view import log_html
+from akvo_widgets.game_view import lines_html
 from akvo_widgets.glossary import BY_ANCHOR
 from akvo_widgets.play.decisions import orders_summary
 from akvo_widgets.play.exercises import make_exercise, score_text
@@ -216,7 +216,7 @@ def _turn(page: Page) -> str:
 
 def _movement(page: Page) -> str:
     _press(page, ".akvo-move-row-b", "ArrowRight")  # B's ship 5 → 6: room for both cells
-    return _visible(log_html(play_move({"navire": 3}, {"navire": 6}, "navire", "advance").lines))
+    return _visible(lines_html(play_move({"navire": 3}, {"navire": 6}, "navire", "advance").lines))
 
 
 def _ultimes(page: Page) -> str:
@@ -230,7 +230,7 @@ def _end(page: Page) -> str:
     _press(page, ".akvo-end-row-a", "ArrowLeft")  # A's ship 5 → 4: out of B's half
     rows_b = {"pedalair": 4, "kitesurfeur": 4, "plongeur": 4}
     _, lines = verdict({"surfeur": 5, "navire": 4}, rows_b, (2, 2), 10)
-    return _visible(log_html(lines))
+    return _visible(lines_html(lines))
 
 
 def _first_turn(page: Page) -> str:

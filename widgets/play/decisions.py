@@ -20,6 +20,7 @@ from akvo.match.actions import SHIP_TOKENS
 from akvo.match.preview import target_values
 
 from ..formatting import french, percent
+from ..game_view import value_text
 from .labels import (
     LATERAL_CHARACTERS,
     LATERAL_LABELS,
@@ -29,7 +30,6 @@ from .labels import (
     orders_label,
 )
 from .odds import points, rune_values
-from .view import value_text
 
 ACTION_CLASS = "akvo-play-action"
 

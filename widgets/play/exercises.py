@@ -23,10 +23,10 @@ from akvo.match import MatchState, Phase, RandomBot, decisions, new_match
 from akvo.match.preview import target_values
 
 from ..formatting import decimal, fraction, french, percent
+from ..game_view import make_board, status_html
 from .game import STYLE
 from .labels import action_label
 from .odds import NO_RUNE, attaque_letters, rune_name, rune_values, unit_values
-from .view import make_board, status_html
 
 KINDS = ("best target", "estimate", "attack rune", "first unit")
 YES, NO = "yes", "no"

@@ -17,17 +17,17 @@ from akvo.errors import AkvoError
 from akvo.match import MatchState, Phase, new_match
 from akvo.match.board import SIDE_NAMES
 
-from .decisions import ACTION_CLASS, ActionButtons, OrdersComposer
-from .opponents import Bot, bot_choices, default_bot, make_opponent
-from .records import RecordError, download_link, load_record
-from .refusals import move_refusal
-from .view import (
+from ..game_view import (
     log_html,
     make_board,
     roll_html,
     status_html,
     typeset,
 )
+from .decisions import ACTION_CLASS, ActionButtons, OrdersComposer
+from .opponents import Bot, bot_choices, default_bot, make_opponent
+from .records import RecordError, download_link, load_record
+from .refusals import move_refusal
 
 HOT_SEAT = "hot seat"
 HOT_SEAT_LABEL = "Deux joueurs, même écran"

@@ -19,12 +19,12 @@ from akvo.match import MatchState, Phase, new_match, play_match, replay
 from akvo.match.board import SIDE_NAMES
 
 from ..formatting import NBSP, french, percent
+from ..game_view import log_html, make_board, status_html, typeset
 from .game import STYLE
 from .labels import action_label, faces
 from .odds import ULTIME_NOTE, decision_values
 from .opponents import default_bot, make_opponent
 from .records import RecordError, load_record
-from .view import log_html, make_board, status_html, typeset
 
 
 def replay_states(record: dict[str, Any]) -> list[MatchState]:

@@ -19,11 +19,11 @@ from akvo.match import MatchState, Phase, scenario
 from akvo.rules import CRITICAL_MARGIN
 
 from ..formatting import french
+from ..game_view import log_html, make_board, status_html, typeset
 from .decisions import ActionButtons, OrdersComposer
 from .game import STYLE
 from .labels import action_label, faces
 from .refusals import move_refusal
-from .view import log_html, make_board, status_html, typeset
 
 NEXT_PAGE = "jouer-un-match.ipynb"
 
