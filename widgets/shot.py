@@ -80,14 +80,15 @@ OUTCOME_LABELS = {
     "score_1": "Coffre capturé : 1 point",
     "score_2": "Coffre capturé : 2 points",
 }
+#: Under the chart's bars: short enough not to touch at 390 px (five bars in 300 px).
 SHORT_LABELS = {
     "miss": "Manqué",
     "defended": "Défendu",
-    "defence_critical": "Déf. critique",
+    "defence_critical": "Déf. crit.",
     "push_1": "Recul 1",
     "push_2": "Recul 2",
     "intercepted": "Intercepté",
-    "interception_critical": "Interc. critique",
+    "interception_critical": "Int. crit.",
     "score_1": "1 point",
     "score_2": "2 points",
 }

@@ -34,14 +34,18 @@ QUIET_S = 2.5
 _DRAWN = """() => ({
   views: document.querySelectorAll('.jupyter-widgets, .akvo-widget, .bqplot, svg').length,
   waiting: document.querySelectorAll(
-    '.jp-OutputArea-output .widget-loading, #loading:not([style*="none"])').length,
+    '.jp-OutputArea-output .widget-loading, #loading:not([style*="none"])').length +
+    [...document.querySelectorAll('.jp-OutputArea-output')].filter(
+      (e) => e.textContent.startsWith('Loading widget')).length,
   height: Math.max(document.documentElement.scrollHeight,
     (document.querySelector('#rendered_cells') || document.body).scrollHeight),
 })"""
 
 
-def settle(page: Page, timeout_s: float = 90.0) -> None:
-    """Wait until the page's widgets have stopped arriving (or ``timeout_s`` passes)."""
+def settle(page: Page, timeout_s: float = 90.0, quiet_s: float = QUIET_S) -> None:
+    """Wait until the page's widgets have stopped arriving (or ``timeout_s`` passes):
+    nothing is waiting and the count of drawn views and the page height have not changed
+    for ``quiet_s``."""
     page.wait_for_selector("h1", timeout=int(timeout_s * 1000))
     deadline = time.monotonic() + timeout_s
     last, since = None, time.monotonic()
@@ -50,7 +54,7 @@ def settle(page: Page, timeout_s: float = 90.0) -> None:
         key = (now["views"], now["height"])
         if key != last:
             last, since = key, time.monotonic()
-        elif not now["waiting"] and time.monotonic() - since >= QUIET_S:
+        elif not now["waiting"] and time.monotonic() - since >= quiet_s:
             return
         time.sleep(0.25)
 
