@@ -187,6 +187,7 @@ def _build_parser() -> _Parser:
             if with_runes:
                 _add_runes(sub)
     lab_cli.add_parser(commands)
+    lab_cli.add_tournament_parser(commands)
     coach_cli.add_parser(commands)
     return parser
 
@@ -311,6 +312,9 @@ def _print_duel(args: argparse.Namespace, out: TextIO) -> None:
 def _run(args: argparse.Namespace, out: TextIO) -> None:
     if args.command == "simulate":
         lab_cli.run(args, out)
+        return
+    if args.command == "tournament":
+        lab_cli.run_tournament(args, out)
         return
     if args.command == "analyse":
         coach_cli.run(args, out)

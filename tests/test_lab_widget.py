@@ -117,3 +117,27 @@ def test_round_robin_cells_show_n_wins_draws_losses_and_the_wilson_interval() ->
     plain = re.sub(r"<[^>]*>", " ", text).replace("\u00a0", " ").replace("\u202f", " ")
     assert f"{summary.wins_a} V · {summary.draws} N · {summary.wins_b} D" in plain
     assert "sur 3" in plain
+
+
+def test_the_balance_section_shows_the_reports_numbers() -> None:
+    from akvo.lab.tournament import tournament
+    from akvo_widgets.lab import Balance
+
+    balance = Balance(matches=2, effect_matches=1, seed=3)
+    assert balance.teams_table.value == "" and "pas encore" in balance.status.text.value
+    balance.bot.value = "random"
+    shown = balance.run()
+    report = tournament(n=2, effect_matches=1, seed=3, bot="random", workers=0)
+    assert shown.pairs == report.pairs and shown.effects == report.effects
+    for team in report.team_results:
+        cell = re.search(
+            rf'class="akvo-lab-balance-team-{team.team}">([^<]*)<', balance.teams_table.value
+        )
+        assert cell is not None and cell.group(1) == percent(team.p_win.estimate)
+    assert len(report.effects) == 12
+    for effect in report.effects:
+        assert f'class="akvo-lab-balance-{effect.item}"' in balance.items_table.value
+    payload = re.search(r"base64,([A-Za-z0-9+/=]+)", balance.download.value)
+    assert payload is not None
+    assert base64.b64decode(payload.group(1)).decode() == report.to_csv()
+    assert "Terminé" in balance.status.text.value

@@ -8,6 +8,8 @@ draws the heat map. Every number comes from the run; no game logic lives here.
 
 from __future__ import annotations
 
+from typing import Any
+
 import bqplot as bq
 import ipywidgets as w
 import numpy as np
@@ -450,3 +452,135 @@ def lab_example(
             f"{decimal(summary_.score_b.estimate, 2)}."
         )
     )
+
+
+class Balance(w.VBox):
+    """The balance report (:func:`akvo.lab.tournament.tournament`) on a click: every preset
+    team against every other in both seats, the teams ranked with their 95 % intervals, the
+    first-activation edge, and what each rune kind and Ultime is worth to the side that
+    plays it (the same bot forbidden to play it, on the same seeds); a CSV download."""
+
+    def __init__(self, matches: int = 10, effect_matches: int = 2, seed: int = 1) -> None:
+        self.seed = seed
+        self.bot = c.dropdown("Bot", BOT_CHOICES, "greedy", "akvo-lab-balance-bot")
+        self.matches = c.slider("Matchs par paire", 2, 200, matches, "akvo-lab-balance-matches")
+        self.effect_matches = c.slider(
+            "Matchs rejoués sans chaque rune ou Ultime",
+            0,
+            50,
+            effect_matches,
+            "akvo-lab-balance-effect",
+        )
+        self.button = w.Button(description="Établir le bilan", button_style="primary")
+        self.button.add_class("akvo-lab-balance-run")
+        self.status = RunStatus("akvo-lab-balance", "Le bilan n’a pas encore été établi.")
+        self.teams_table = c.html("akvo-table")
+        self.teams_table.add_class("akvo-lab-balance-teams")
+        self.items_table = c.html("akvo-table")
+        self.items_table.add_class("akvo-lab-balance-items")
+        self.download = c.html("akvo-lab-balance-download")
+        self.report: Any = None
+        super().__init__()
+        self.children = [
+            c.panel(
+                [
+                    self.bot,
+                    self.matches,
+                    self.effect_matches,
+                    self.button,
+                    self.status,
+                    self.teams_table,
+                    self.items_table,
+                    self.download,
+                ],
+                "akvo-lab-balance",
+            )
+        ]
+        self.button.on_click(lambda _button: self.run())
+
+    def run(self) -> Any:
+        """Play the report in this kernel and show it."""
+        from akvo.lab.tournament import tournament
+
+        for area in (self.teams_table, self.items_table, self.download):
+            area.value = ""
+        self.status.running(0, 1)
+        self.button.disabled = True
+        try:
+            report = tournament(
+                n=self.matches.value,
+                effect_matches=self.effect_matches.value,
+                seed=self.seed,
+                bot=self.bot.value,
+                workers=0,
+                progress=False,
+                on_progress=self.status.running,
+            )
+        finally:
+            self.button.disabled = False
+        self.report = report
+        self.show(report)
+        return report
+
+    def show(self, report: Any) -> None:
+        ranked = sorted(report.team_results, key=lambda t: -t.p_win.estimate)
+        rows = [
+            [
+                c.cell(PRESET_TEAMS[t.team].name if t.team in PRESET_TEAMS else t.team),
+                c.cell(f"{integer(t.wins)} · {integer(t.draws)} · {integer(t.losses)}"),
+                c.cell(percent(t.p_win.estimate), f"akvo-lab-balance-team-{t.team}"),
+                c.cell(french(f"de {percent(t.p_win.low)} à {percent(t.p_win.high)}")),
+            ]
+            for t in ranked
+        ]
+        edge = report.first_edge
+        self.teams_table.value = (
+            "<div style='overflow-x:auto'>"
+            + c.table(["Équipe", "V · N · D", "Victoires", "Intervalle à 95 %"], rows)
+            + "</div>"
+            + french(
+                "<p>Avantage du camp qui active en premier (R9), sur tous les matchs : "
+                f"<b class='akvo-lab-balance-edge'>{_points(edge.estimate)}</b> point par tour "
+                f"(de {_points(edge.low)} à {_points(edge.high)}).</p>"
+            )
+        )
+        item_rows = [
+            [
+                c.cell(e.label),
+                c.cell(integer(e.times)),
+                c.cell(f"{integer(e.matches_played)} sur {integer(e.matches)}"),
+                c.cell(_signed_percent(e.effect.estimate), f"akvo-lab-balance-{e.item}"),
+                c.cell(
+                    french(f"de {_signed_percent(e.effect.low)} à {_signed_percent(e.effect.high)}")
+                ),
+            ]
+            for e in report.effects
+        ]
+        if item_rows:
+            header = ["Rune ou Ultime", "Fois", "Matchs où joué", "Effet", "Intervalle à 95 %"]
+            self.items_table.value = (
+                french(
+                    "<p>Ce que vaut chaque rune et chaque Ultime au camp A : sa chance de "
+                    "gagner en les jouant, moins sa chance quand le même bot n’a pas le droit "
+                    f"de les jouer, sur les mêmes tirages ({integer(report.effect_matches)} "
+                    "matchs par paire).</p>"
+                )
+                + "<div style='overflow-x:auto'>"
+                + c.table(header, item_rows)
+                + "</div>"
+            )
+        pairs = len(report.pairs)
+        label = "Télécharger le bilan (CSV)"
+        self.download.value = download_link(
+            report.to_csv(), "akvo-bilan.csv", label, "akvo-lab-balance-csv"
+        )
+        self.status.finished(
+            f"Terminé : {integer(pairs)} paires de {integer(report.n)} matchs, bot "
+            f"« {BOTS[report.bot]} »."
+        )
+
+
+def _signed_percent(value: float) -> str:
+    """``+4,2 %`` / ``−1,0 %``: an effect in points of percentage (true minus sign)."""
+    text = percent(abs(value))
+    return ("+" if value > 0 else "\u2212" if value < 0 else "") + text

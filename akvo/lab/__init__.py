@@ -10,12 +10,15 @@
     results.to_csv("results.csv")    # one line per match
     _, _, diff = compare("perrockiss", "fish-tank", n=2000, seed=1, other_rules="weather=coin")
     diff.delta                       # paired difference of A's match points, 95 % interval
+    report = tournament(n=1000, workers=2)  # the balance report: akvo.lab.tournament
+    open("balance.csv", "w").write(report.to_csv())
 
 Runs on dask.distributed (a LocalCluster by default, or ``client=`` / ``scheduler=``);
 ``workers=0`` plays in this process. Results depend only on the seed.
 """
 
 from akvo.lab.options import parse_rules, rules_text
+from akvo.lab.ratings import bradley_terry
 from akvo.lab.results import COLUMNS, LabError, MatchResult, Results
 from akvo.lab.run import compare, dask_client, replay_match, simulate
 from akvo.lab.stats import (
@@ -28,15 +31,18 @@ from akvo.lab.stats import (
     proportion,
     summarise,
 )
+from akvo.lab.tournament import BalanceReport, tournament
 
 __all__ = [
     "COLUMNS",
+    "BalanceReport",
     "Comparison",
     "Interval",
     "LabError",
     "MatchResult",
     "Results",
     "Summary",
+    "bradley_terry",
     "compare",
     "dask_client",
     "difference_interval",
@@ -48,4 +54,5 @@ __all__ = [
     "rules_text",
     "simulate",
     "summarise",
+    "tournament",
 ]

@@ -1,8 +1,11 @@
-"""``akvo simulate``: the lab on the command line.
+"""``akvo simulate`` and ``akvo tournament``: the lab on the command line.
 
     akvo simulate perrockiss fish-tank --bots greedy random -n 10000 --seed 1 \\
         --rules weather=coin,prodige=all --workers 2 --out results.csv
     akvo simulate perrockiss fish-tank -n 2000 --compare-rules weather=coin
+
+    akvo tournament -n 1000 --workers 2 --out balance.csv     # the six presets
+    akvo tournament perrockiss fish-tank "ABCDE FGHIJ …" -n 200 --effect-matches 50
 
 Prints the summary as tab-separated lines (French labels, plain numbers with a dot, 95 %
 intervals); ``--out`` writes the per-match table (``.csv`` or ``.json``). Bad options
@@ -144,3 +147,81 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> None:
         else:
             results.to_csv(args.out)
         print(f"# {len(results)} matches written to {args.out}", file=out)
+
+
+def add_tournament_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add the ``tournament`` command (the balance report, :mod:`akvo.lab.tournament`)."""
+    from akvo.lab.forbid import FORBIDDABLE
+
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "tournament",
+        help="round robin of teams (both seats) with 95%% intervals, and what each rune "
+        "and Ultime is worth",
+    )
+    parser.add_argument(
+        "teams", nargs="*", help="preset keys or team lists (default: every preset team)"
+    )
+    parser.add_argument("-n", "--matches", type=_count(1), default=100, help="per ordered pair")
+    parser.add_argument(
+        "--effect-matches",
+        type=_count(0),
+        default=None,
+        help="matches per pair replayed without each rune kind and Ultime (default n/10; 0: none)",
+    )
+    parser.add_argument(
+        "--bot", choices=tuple(BOTS), default="greedy", help="the bot of both sides"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    parser.add_argument(
+        "--rules", type=_rules_type, default=RulesConfig(), metavar="VARIANTS", help="variants"
+    )
+    parser.add_argument(
+        "--items",
+        default=",".join(FORBIDDABLE),
+        help="the runes and Ultimes whose effect is measured (comma-separated)",
+    )
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
+        "--workers", type=_count(0), default=None, help="local Dask workers (default: one per core)"
+    )
+    where.add_argument("--scheduler", metavar="ADDRESS", help="an existing Dask scheduler")
+    parser.add_argument("--out", type=Path, default=None, help="the report as CSV")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    return parser
+
+
+def run_tournament(args: argparse.Namespace, out: TextIO = sys.stdout) -> None:
+    """Run ``akvo tournament`` with parsed arguments."""
+    from akvo.lab.forbid import check_forbidden
+    from akvo.lab.run import team_of
+    from akvo.lab.tournament import tournament
+
+    for team in args.teams:
+        team_of(team)  # a bad team fails before any output
+    if args.out is not None and args.out.suffix != ".csv":
+        raise LabError(f"--out {str(args.out)!r} must end in .csv")
+    items = check_forbidden(i.strip() for i in args.items.split(",") if i.strip())
+    report = tournament(
+        args.teams or None,
+        args.matches,
+        args.effect_matches,
+        args.seed,
+        args.bot,
+        args.rules,
+        items,
+        workers=args.workers,
+        scheduler=args.scheduler,
+        progress=False if args.no_progress else None,
+    )
+    print(
+        f"# akvo tournament {' '.join(report.teams)} -n {args.matches} --effect-matches "
+        f"{report.effect_matches} --bot {args.bot} --seed {args.seed} --rules "
+        f"{rules_text(args.rules) or 'default'}",
+        file=out,
+    )
+    if not report.complete:
+        print("# interrupted: the report counts the matches that finished", file=out)
+    print(report.to_text(), file=out)
+    if args.out is not None:
+        args.out.write_text(report.to_csv(), encoding="utf-8")
+        print(f"# report written to {args.out}", file=out)

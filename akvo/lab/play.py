@@ -37,6 +37,8 @@ class MatchSpec:
     rules: RulesConfig
     seed: int
     bot_options: tuple[tuple[str, Any], ...] = ()
+    #: Per side, what its bot may not play (:data:`akvo.lab.forbid.FORBIDDABLE` names).
+    forbidden: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
 
 
 def match_seed(master: int, index: int, role: str = "chance") -> int:
@@ -48,7 +50,13 @@ def match_seed(master: int, index: int, role: str = "chance") -> int:
 def _bot(spec: MatchSpec, side: str, index: int) -> Any:
     name = spec.bots[0 if side == "A" else 1]
     options = dict(spec.bot_options) if name == "search" else {}
-    return make_bot(name, match_seed(spec.seed, index, side), **options)
+    bot = make_bot(name, match_seed(spec.seed, index, side), **options)
+    forbidden = spec.forbidden[0 if side == "A" else 1]
+    if forbidden:
+        from akvo.lab.forbid import Forbidding
+
+        return Forbidding(bot, forbidden)
+    return bot
 
 
 def play_one(spec: MatchSpec, index: int) -> MatchResult:
