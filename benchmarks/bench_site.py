@@ -25,7 +25,9 @@ pre-heated kernel, latency p95 ≤ 20 ms). Usage:
 ``.venv/bin/python benchmarks/bench_site.py [--visits 3]``; ``--quick`` (one visit of a few
 pages, the echo and one probe; results printed, not recorded) is a smoke test;
 ``--latency-only`` measures the control → number part only and rewrites only that part of
-the results. ``bench_roundtrip.py`` splits one round trip into its hops.
+the results; ``--paint`` measures the text at once (text painted, widgets drawn, layout
+shift, side by side with the template of ``--before``) and rewrites only that part.
+``bench_roundtrip.py`` splits one round trip into its hops.
 """
 
 from __future__ import annotations
@@ -317,6 +319,18 @@ def main() -> None:
         "reader over a network instead of loopback)",
     )
     parser.add_argument(
+        "--paint",
+        action="store_true",
+        help="text painted, widgets drawn and layout shift per page, the akvo template of "
+        "--before side by side (visits alternating); rewrites only that part of the results",
+    )
+    parser.add_argument(
+        "--before",
+        default=PAINT_BEFORE,
+        metavar="REV",
+        help=f"with --paint: the git revision of the reference template (default {PAINT_BEFORE})",
+    )
+    parser.add_argument(
         "--latency-only",
         action="store_true",
         help="control latencies only; rewrites only that part of the results",
@@ -330,6 +344,12 @@ def main() -> None:
     visits = 1 if args.quick else args.visits
     if args.compare:
         compare(pages, visits, args.base, args.compare, args.latency)
+        return
+    if args.paint:
+        paint(list(args.pages or (QUICK_PAGES if args.quick else PAGES)), visits, args.before)
+        if not (args.quick or args.pages):
+            RESULTS.write_text(with_paint_part(RESULTS.read_text(), PAINT_REPORT[0]))
+        print(PAINT_REPORT[0])
         return
     probes = (ECHO, PROBES[0]) if args.quick else (ECHO, *PROBES)
     renders_only = args.renders_only or bool(args.pages)
@@ -361,7 +381,8 @@ def main() -> None:
     elif not lags:
         report = keep_latency_part(report)
     if not (args.quick or args.pages):
-        RESULTS.write_text(report)
+        kept = paint_part(RESULTS.read_text()) if RESULTS.exists() else ""
+        RESULTS.write_text(with_paint_part(report, kept) if kept else report)
     print(report)
 
 
@@ -463,6 +484,183 @@ def compare(
             ratios.append(b / a)
             print(f"| {file} | {reader} | {a:.2f} | {b:.2f} | {b / a:.2f} |")
         print(f"| all | {reader} | | | {statistics.median(ratios):.2f} (median ratio) |")
+
+
+#: The reference of ``--paint``: the last commit whose akvo template hid the cells until
+#: Voilà's front end had started (issue 20.1).
+PAINT_BEFORE = "92bdcca"
+PAINT_HEADING = "## Text at once"
+#: The first text painted: a heading or paragraph of the page's cells, on screen.
+TEXT_PAINTED = """() => {
+  const cells = document.getElementById('rendered_cells');
+  if (!cells || getComputedStyle(cells).display === 'none') return false;
+  const text = cells.querySelector('.jp-RenderedMarkdown h1, .jp-RenderedMarkdown p');
+  return !!text && text.getBoundingClientRect().height > 0
+    && getComputedStyle(text).visibility !== 'hidden';
+}"""
+#: Installed before the page's scripts: the layout shifts (CLS, every shift summed, not only
+#: the worst session window: stricter than the web's metric).
+SHIFT_TRACE = """(() => {
+  window.__shift = 0;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      if (!entry.hadRecentInput) window.__shift += entry.value;
+    }
+  }).observe({type: 'layout-shift', buffered: true});
+})();"""
+#: Every output drawn: no placeholder left, no widget output still empty.
+ALL_DRAWN = """() => !document.querySelector('.akvo-pending')
+  && [...document.querySelectorAll('script[type="application/vnd.voila.cell-output+json"]')]
+     .length === 0"""
+PAINT_REPORT = [""]
+
+
+@dataclass(frozen=True)
+class Paint:
+    """One visit (s, and the layout shift score)."""
+
+    text: float  # navigation → first heading or paragraph painted
+    widgets: float  # navigation → first widget drawn (FIRST_RENDER)
+    shift: float  # cumulative layout shift until every output is drawn and 1 s after
+
+
+def paint_visit(page: Page, url: str) -> Paint:
+    page.add_init_script(SHIFT_TRACE)
+    start = time.perf_counter()
+    page.goto(url, wait_until="commit")
+    page.wait_for_function(TEXT_PAINTED, polling="raf", timeout=WAIT_MS)
+    text = time.perf_counter() - start
+    page.wait_for_function(FIRST_RENDER, polling="raf", timeout=WAIT_MS)
+    widgets = time.perf_counter() - start
+    page.wait_for_function(ALL_DRAWN, polling=100, timeout=WAIT_MS)
+    page.wait_for_timeout(1000)
+    return Paint(text, widgets, float(page.evaluate("() => window.__shift")))
+
+
+def template_before(revision: str, root: Path) -> str:
+    """The akvo template of ``revision`` as a template ``akvo-before`` under ``root``
+    (a JUPYTER_PATH entry); returns its name. Its links to the akvo template's static files
+    load today's akvo.css and akvo.js (they add nothing to a page without placeholders)."""
+    folder = root / "voila" / "templates" / "akvo-before"
+    folder.mkdir(parents=True)
+    for name in ("conf.json", "index.html.j2"):
+        source = f"{revision}:widgets/templates/voila/templates/akvo/{name}"
+        text = subprocess.run(
+            ["git", "show", source], cwd=ROOT, capture_output=True, text=True, check=True
+        ).stdout
+        (folder / name).write_text(text)
+    return "akvo-before"
+
+
+def paint(pages: list[str], visits: int, before: str) -> None:
+    """Text painted, widgets drawn, layout shift: the template of ``before`` and today's,
+    one server each, a new reader per visit (fresh context), servers alternating."""
+    log = ROOT / "test-artifacts" / "bench-voila.log"
+    log.parent.mkdir(exist_ok=True)
+    pools = pools_for(pages)
+    with tempfile.TemporaryDirectory() as scratch:
+        root = Path(scratch) / "share"
+        reference = template_before(before, root)
+        paths = [str(root), *filter(None, os.environ.get("JUPYTER_PATH", "").split(os.pathsep))]
+        os.environ["JUPYTER_PATH"] = os.pathsep.join(paths)
+        with (
+            background_server(
+                book_with_bench_pages(Path(scratch) / "a"), log, pools, f"--template={reference}"
+            ) as old,
+            background_server(
+                book_with_bench_pages(Path(scratch) / "b"), log.with_suffix(".b.log"), pools
+            ) as new,
+            sync_playwright() as playwright,
+        ):
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+            servers = {"before": old, "today": new}
+            found: dict[str, dict[str, list[Paint]]] = {name: {} for name in servers}
+            for round_ in range(visits):
+                for file in pages:
+                    order = list(servers) if round_ % 2 == 0 else list(servers)[::-1]
+                    for name in order:
+                        wait_for_pools(servers[name], POOL_WAIT)
+                        context = browser.new_context()
+                        visit = paint_visit(
+                            context.new_page(), f"{servers[name]}/voila/render/{file}"
+                        )
+                        context.close()
+                        found[name].setdefault(file, []).append(visit)
+                        print(
+                            f"{name} {file}: text {visit.text:.2f} s, widgets "
+                            f"{visit.widgets:.2f} s, shift {visit.shift:.3f}",
+                            flush=True,
+                        )
+            browser.close()
+    PAINT_REPORT[0] = paint_report(found, visits, before)
+
+
+def paint_report(found: dict[str, dict[str, list[Paint]]], visits: int, before: str) -> str:
+    load = " / ".join(f"{x:.1f}" for x in os.getloadavg())
+    lines = [
+        PAINT_HEADING,
+        "",
+        f"`bench_site.py --paint --visits {visits}` ({datetime.now(UTC):%Y-%m-%d %H:%M} UTC, "
+        f"load average at the end {load}): two servers at once, one pre-heated kernel per "
+        f"page each, a new reader (fresh browser context) per visit, visits alternating; "
+        f"*before* is the akvo template of commit {before} (the cells hidden until Voilà's "
+        "front end has started), *today* shows them at once with the outputs' placeholders. "
+        "Text: navigation → the first heading or paragraph painted; widgets: → the first "
+        "widget drawn; shift: the layout shifts summed until every output is drawn, + 1 s "
+        "(CLS, stricter: every shift counts). Viewport 1280 × 720.",
+        "",
+        "| Page | text before: median (s) | text today: median (s) | max (s) "
+        "| widgets before: median (s) | widgets today: median (s) | shift before: max "
+        "| shift today: max |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    texts: list[float] = []
+    for file in found["today"]:
+        old, new = found["before"][file], found["today"][file]
+        texts += [v.text for v in new]
+        lines.append(
+            f"| {file} | {statistics.median(v.text for v in old):.2f} "
+            f"| {statistics.median(v.text for v in new):.2f} | {max(v.text for v in new):.2f} "
+            f"| {statistics.median(v.widgets for v in old):.2f} "
+            f"| {statistics.median(v.widgets for v in new):.2f} "
+            f"| {max(v.shift for v in old):.3f} | {max(v.shift for v in new):.3f} |"
+        )
+    old_w = [v.widgets for f in found["before"].values() for v in f]
+    new_w = [v.widgets for f in found["today"].values() for v in f]
+    worst = max(v.shift for f in found["today"].values() for v in f)
+    lines += [
+        "",
+        "- Text painted today, every visit of every page: median "
+        f"{statistics.median(texts):.2f} s, "
+        f"p95 {percentile(texts, 0.95):.2f} s (targets ≤ 0.6 s, ≤ 1 s).",
+        f"- Widgets drawn, median over every visit: before {statistics.median(old_w):.2f} s, "
+        f"today {statistics.median(new_w):.2f} s (target: no later).",
+        f"- Largest layout shift today: {worst:.3f} (target ≤ 0.1 on every page).",
+        "- To measure again (about 15 min; the targets are for the idle machine): "
+        "`.venv/bin/python benchmarks/bench_site.py --paint --visits 3`.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def with_paint_part(previous: str, part: str) -> str:
+    """``previous`` results with the text-at-once part replaced (or put before the first
+    part)."""
+    if PAINT_HEADING in previous:
+        head, rest = previous.split(PAINT_HEADING, 1)
+        index = rest.find("\n## ")
+        return head + part + ("\n" + rest[index + 1 :] if index >= 0 else "")
+    head, sep, rest = previous.partition("\n## ")
+    return head.rstrip("\n") + "\n\n" + part + ("\n## " + rest if sep else "")
+
+
+def paint_part(results: str) -> str:
+    """The text-at-once part of ``results`` ("" if none)."""
+    if PAINT_HEADING not in results:
+        return ""
+    part = results[results.index(PAINT_HEADING) :]
+    end = part.find("\n## ", 1)
+    return part if end < 0 else part[: end + 1]
 
 
 FIRST_RENDER_NOTES = """

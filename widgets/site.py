@@ -7,7 +7,9 @@ limit. :class:`BookServer` is Voilà itself with these changes (handlers in
 
 - ``/`` redirects to ``index.ipynb``; the file list (``/voila/tree``) and the contents API
   are not served; unknown URLs get a French 404 page; ``HEAD`` is answered without a kernel;
-- the ``akvo`` template: Voilà's ``lab`` template in French, offline, phone-friendly;
+- the ``akvo`` template: Voilà's ``lab`` template in French, offline, phone-friendly, the
+  text shown at once; visitors cannot change the template or the theme (``?template=``,
+  ``?theme=`` are ignored); ``/voila/render/des`` and trailing slashes reach the page;
 - the kernel websocket accepts only v1 clients and checks every frame (see site_guard);
 - requests whose Host header is not loopback, ``localhost`` or one of
   ``BookServer.public_hosts`` are refused (403);
@@ -22,7 +24,8 @@ limit. :class:`BookServer` is Voilà itself with these changes (handlers in
 Timeouts, kernel culling and pre-heated pools come from ``voila.json`` in the working
 directory, as for plain ``voila``.
 
-Usage (from ``book/``): ``python -m akvo_widgets.site . --port=8866``
+Usage (from ``book/``): ``python -m akvo_widgets.site . --port=8866``; ``--template=NAME``
+serves another installed Voilà template instead of ``akvo`` (the operator's choice).
 """
 
 from __future__ import annotations
@@ -156,6 +159,9 @@ class BookServer(Voila):
 
     def initialize(self, argv: Any = None) -> None:
         super().initialize(argv)
+        # Visitors never choose the template or the theme (?template=, ?theme=).
+        self.voila_configuration.allow_template_override = "NO"
+        self.voila_configuration.allow_theme_override = "NO"
         # Kernel starts queued (site_kernels), unless configured otherwise.
         if "multi_kernel_manager_class" not in self.config.get("VoilaConfiguration", {}):
             self.voila_configuration.multi_kernel_manager_class = BookKernelManager
@@ -387,10 +393,12 @@ def wait_for_pools(url: str, timeout: float = 600.0, poll: float = 1.0) -> dict[
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Run the book server; options after ours (e.g. another ``--template``) win."""
+    """Run the book server with the ``akvo`` template, or the one a ``--template=NAME``
+    option names (the operator's choice; visitors cannot change it)."""
     _add_template_root()
     args = sys.argv[1:] if argv is None else argv
-    BookServer.launch_instance(argv=[f"--template={TEMPLATE}", *args])
+    chosen = any(a.startswith(("--template=", "--VoilaConfiguration.template=")) for a in args)
+    BookServer.launch_instance(argv=args if chosen else [f"--template={TEMPLATE}", *args])
 
 
 if __name__ == "__main__":

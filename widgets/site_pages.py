@@ -63,15 +63,34 @@ class HomeRedirectHandler(FrenchErrorsMixin):
         self.redirect(self._url)
 
 
+#: Query arguments Voilà would read to change the page's look; the book ignores them (with
+#: ``allow_*_override`` off Voilà ignores their value, but a page asked with them still
+#: skips the pre-heated pool and starts a fresh kernel).
+LOOK_ARGUMENTS = ("template", "theme")
+
+
 class BookPageHandler(FrenchErrorsMixin, TornadoVoilaHandler):  # type: ignore[misc]
-    """Voilà's page renderer, with the reader cap and a kernel-free HEAD.
+    """Voilà's page renderer, with the reader cap, a kernel-free HEAD and clean addresses.
 
     A page view starts (or takes from the pool) one kernel; when the server already holds
     ``max_readers`` reader kernels, the visitor gets the French « site complet » page (503,
     ``Retry-After``) instead. ``HEAD`` answers whether the page exists without a kernel.
+    ``?template=`` and ``?theme=`` are dropped (:data:`LOOK_ARGUMENTS`). A page asked without
+    ``.ipynb`` or with a trailing slash (``/voila/render/des``, ``…/des.ipynb/``) is
+    redirected to its address, or gets the French 404 page if there is no such page.
     """
 
     async def get(self, path: str | None = None) -> None:
+        for name in LOOK_ARGUMENTS:
+            self.request.arguments.pop(name, None)
+            self.request.query_arguments.pop(name, None)
+        if path is not None and (canonical := self._canonical(path)) != path:
+            if canonical is None:
+                _finish_error(self, 404)
+            else:
+                base = self.settings.get("base_url", "/")
+                self.redirect(f"{base}voila/render/{canonical}", permanent=True)
+            return
         book = self.settings.get("akvo_book")
         if book is not None and path and path.endswith(".ipynb") and book.is_full():
             self.set_header("Retry-After", "30")
@@ -86,17 +105,28 @@ class BookPageHandler(FrenchErrorsMixin, TornadoVoilaHandler):  # type: ignore[m
         finally:
             book.rendering -= 1
 
-    def head(self, path: str | None = None) -> None:
+    def _canonical(self, path: str) -> str | None:
+        """The page's own address for ``path`` (``des``, ``des/``, ``des.ipynb/`` →
+        ``des.ipynb``), ``path`` itself if it is one, None if no page answers to it."""
+        if path.endswith(".ipynb"):
+            return path
+        stem = path.rstrip("/")
+        page = stem if stem.endswith(".ipynb") else f"{stem}.ipynb"
+        return page if stem and self._is_page(page) else None
+
+    def _is_page(self, path: str) -> bool:
+        """True if ``path`` names a notebook of the book (no hidden part, not outside it)."""
         root = Path(self.settings["contents_manager"].root_dir).resolve()
-        page = (root / (path or "")).resolve()
-        exists = (
-            path is not None
-            and page.is_file()
+        page = (root / path).resolve()
+        return (
+            page.is_file()
             and page.suffix == ".ipynb"
             and root in page.parents
             and not any(part.startswith(".") for part in page.relative_to(root).parts)
         )
-        if not exists:
+
+    def head(self, path: str | None = None) -> None:
+        if path is None or not self._is_page(path):
             _finish_error(self, 404)
             return
         self.set_header("Content-Type", "text/html; charset=utf-8")

@@ -8,6 +8,11 @@
  *    is lost for good: only a reload brings the page back.
  * 2. Accessible names: a widget control without one (ipywidgets' slider handles, readouts)
  *    takes the text of its widget's label.
+ * 3. Placeholders: each output shows « Chargement de l’exemple… » at its final height
+ *    (akvo-heights.css) until the front end draws it. Once the output's node is attached,
+ *    the placeholder covers it (the output being built is not shown half-drawn) and the
+ *    output keeps the reserved height; both go when the output is as tall as reserved, or
+ *    when its height has not changed for a while (a reservation out of date).
  */
 (function () {
   "use strict";
@@ -134,7 +139,70 @@
     window.setTimeout(function () { scheduled = false; nameControls(); }, 150);
   }
 
+  var SETTLED_MS = 800;
+  var FITS_PX = 8; // drawn: the content is this close to the reserved height
+  var EMPTY_MS = 15000; // an output that stays empty (nothing to draw)
+
+  function release(child, pending) {
+    // The output keeps its key (tests/browser/heights.py measures it).
+    child.setAttribute("data-akvo-output", pending.getAttribute("data-akvo-output") || "");
+    if (pending.parentNode) pending.parentNode.removeChild(pending);
+    child.style.height = "";
+    child.classList.remove("akvo-drawing");
+  }
+
+  /* How tall the output's content is (the output itself may be stretched to the reserved
+   * height: JupyterLab lays an output out as a table cell). */
+  function contentHeight(output) {
+    var top = output.getBoundingClientRect().top;
+    var bottom = top;
+    for (var i = 0; i < output.children.length; i++) {
+      bottom = Math.max(bottom, output.children[i].getBoundingClientRect().bottom);
+    }
+    return bottom - top;
+  }
+
+  /* The output's node (the front end's renderer) is in place: hold the reserved height
+   * (`height` on JupyterLab's table-like output row, which then grows past it if needed)
+   * until its content is drawn, checked once a frame. */
+  function drawing(child, pending, output) {
+    if (child.classList.contains("akvo-drawing")) return;
+    var reserved = pending.getBoundingClientRect().height;
+    child.classList.add("akvo-drawing");
+    child.style.height = reserved + "px";
+    var last = -1;
+    var since = performance.now();
+    function frame(now) {
+      var height = contentHeight(output);
+      if (height !== last) {
+        last = height;
+        since = now;
+      }
+      var waited = now - since;
+      if (height >= reserved - FITS_PX || waited > (height > 0 ? SETTLED_MS : EMPTY_MS)) {
+        release(child, pending);
+      } else {
+        window.requestAnimationFrame(frame);
+      }
+    }
+    window.requestAnimationFrame(frame);
+  }
+
+  function watchOutputs() {
+    new MutationObserver(function (records) {
+      records.forEach(function (record) {
+        record.addedNodes.forEach(function (node) {
+          if (!(node instanceof HTMLElement) || !node.classList.contains("jp-OutputArea-output")) return;
+          var child = node.parentElement;
+          var pending = child && child.querySelector(":scope > .akvo-pending");
+          if (pending) drawing(child, pending, node);
+        });
+      });
+    }).observe(document.body, { childList: true, subtree: true });
+  }
+
   function start() {
+    watchOutputs();
     new MutationObserver(schedule).observe(document.body, {
       childList: true, subtree: true, characterData: true,
     });

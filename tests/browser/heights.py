@@ -1,0 +1,149 @@
+"""The outputs' reserved heights (``akvo-heights.css``): measured in Chromium, checked, written.
+
+The ``akvo`` template shows each page's text at once and keeps every output's place with a
+placeholder (akvo.js) as tall as the output will be, so nothing moves when the front end
+draws it. Those heights are measured here, on every page of the manifest, at a desktop
+width (1280 px: the book's column at its widest, used above :data:`NARROW_MAX` px) and a
+phone width (390 px, used up to :data:`NARROW_MAX` px). ``tests/browser/test_reserved_heights.py``
+fails when the file no longer matches the pages (an output added, moved or resized); then
+``python -m tests.browser.heights --write`` (about 4 minutes) rewrites it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import time
+from collections.abc import Iterable
+from pathlib import Path
+
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from akvo_widgets import chapters as manifest
+from akvo_widgets.site import SMALL_POOLS, background_server
+from tests.browser.chromium import CHROMIUM_FLAGS, chromium_path
+
+ROOT = Path(__file__).resolve().parents[2]
+BOOK = ROOT / "book"
+CSS = ROOT / "widgets" / "templates" / "voila" / "templates" / "akvo" / "static"
+CSS = CSS / "akvo-heights.css"
+WIDTHS = {"wide": 1280, "narrow": 390}
+SCREEN_HEIGHT = 900
+#: Widest viewport (px) that uses the phone heights.
+NARROW_MAX = 700
+#: A reservation this close (px) to the measured height is up to date.
+TOLERANCE = 4
+#: How long every output's height must stay the same before it is measured.
+QUIET_S = 2.0
+PAGES = (manifest.HOME, *(c.file for c in manifest.CHAPTERS))
+
+Heights = dict[str, int]  # output key ("des/4/0") → height in px
+
+_MEASURE = """() => {
+  const out = {};
+  document.querySelectorAll('.jp-OutputArea-child[data-akvo-output]').forEach((child) => {
+    out[child.getAttribute('data-akvo-output')] = Math.round(child.getBoundingClientRect().height);
+  });
+  return {heights: out, pending: document.querySelectorAll('.akvo-pending').length};
+}"""
+
+
+def measure_page(page: Page, url: str, timeout_s: float = 120.0) -> Heights:
+    """Every output's height on the page at ``url``, once none is pending and none moved
+    for :data:`QUIET_S` seconds."""
+    page.goto(url)
+    deadline = time.monotonic() + timeout_s
+    last: Heights | None = None
+    since = time.monotonic()
+    while time.monotonic() < deadline:
+        state = page.evaluate(_MEASURE)
+        heights: Heights = state["heights"]
+        if heights != last:
+            last, since = heights, time.monotonic()
+        elif not state["pending"] and time.monotonic() - since >= QUIET_S:
+            return heights
+        time.sleep(0.25)
+    raise TimeoutError(f"{url}: outputs still pending or moving after {timeout_s:.0f} s")
+
+
+def measure(browser: Browser, base: str, pages: Iterable[str]) -> dict[str, Heights]:
+    """Width name → every output's height, over ``pages`` (fresh page per visit)."""
+    found: dict[str, Heights] = {}
+    for name, width in WIDTHS.items():
+        found[name] = {}
+        for file in pages:
+            context = browser.new_context(viewport={"width": width, "height": SCREEN_HEIGHT})
+            page = context.new_page()
+            found[name].update(measure_page(page, f"{base}/voila/render/{file}"))
+            context.close()
+            print(f"{width:>5} px  {file}", flush=True)
+    return found
+
+
+def to_css(found: dict[str, Heights]) -> str:
+    lines = [
+        "/* Reserved heights of the book's outputs (px), measured in Chromium by",
+        "   tests/browser/heights.py: do not edit; `python -m tests.browser.heights --write`",
+        "   rewrites this file, tests/browser/test_reserved_heights.py says when to. */",
+    ]
+    rule = '.akvo-pending[data-akvo-output="{key}"] {{ min-height: {px}px; }}'
+    lines += [rule.format(key=k, px=v) for k, v in sorted(found["wide"].items())]
+    lines.append(f"@media (max-width: {NARROW_MAX}px) {{")
+    lines += ["  " + rule.format(key=k, px=v) for k, v in sorted(found["narrow"].items())]
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+_RULE = re.compile(r'data-akvo-output="([^"]+)"\] \{ min-height: (\d+)px; \}')
+
+
+def from_css(text: str) -> dict[str, Heights]:
+    """The heights written by :func:`to_css`."""
+    wide, _, narrow = text.partition("@media")
+    return {
+        name: {key: int(px) for key, px in _RULE.findall(part)}
+        for name, part in (("wide", wide), ("narrow", narrow))
+    }
+
+
+def stale(recorded: dict[str, Heights], found: dict[str, Heights]) -> list[str]:
+    """Each output whose reservation is missing or off by more than :data:`TOLERANCE` px."""
+    problems = []
+    for name, heights in found.items():
+        for key, px in sorted(heights.items()):
+            want = recorded.get(name, {}).get(key)
+            if want is None:
+                problems.append(f"{name} {key}: {px} px, no reservation")
+            elif abs(want - px) > TOLERANCE:
+                problems.append(f"{name} {key}: {px} px, {want} px reserved")
+    return problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--write", action="store_true", help=f"rewrite {CSS.name}")
+    parser.add_argument("pages", nargs="*", help="only these notebooks (default: every page)")
+    args = parser.parse_args(argv)
+    pages = args.pages or PAGES
+    log = ROOT / "test-artifacts" / "heights-voila.log"
+    log.parent.mkdir(exist_ok=True)
+    with background_server(BOOK, log, *SMALL_POOLS) as base, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS)
+        found = measure(browser, base, pages)
+        browser.close()
+    recorded = from_css(CSS.read_text())
+    problems = stale(recorded, found)
+    print("\n".join(problems) or "every reservation is up to date")
+    if args.write:
+        stems = tuple(f"{Path(p).stem}/" for p in pages)
+        for name, heights in recorded.items():  # the pages not measured keep theirs
+            kept = {k: v for k, v in heights.items() if not k.startswith(stems)}
+            found[name] = {**kept, **found[name]}
+        CSS.write_text(to_css(found))
+        print(f"written: {CSS}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
