@@ -122,8 +122,16 @@ async def reader(
     kernel = html[html.index(marker) + len(marker) :].split('"', 1)[0]
     ws = server.url.replace("http://", "ws://")
     url = f"{ws}/api/kernels/{kernel}/channels?session_id={uuid.uuid4()}"
+    # The page's cookies go back with its websocket and beacon, as a browser sends them
+    # (behind the proxy, its sticky cookie names the server that holds the kernel).
+    cookies = "; ".join(
+        c.split(";", 1)[0] for c in response.headers.get_list("Set-Cookie") if "=" in c
+    )
+    headers = {"Cookie": cookies} if cookies else {}
     try:
-        connection = await websocket_connect(HTTPRequest(url), subprotocols=[V1_PROTOCOL])
+        connection = await websocket_connect(
+            HTTPRequest(url, headers=headers), subprotocols=[V1_PROTOCOL]
+        )
         session = uuid.uuid4().hex
         await connection.write_message(
             v1_frame(message("kernel_info_request", {}, session)), binary=True
@@ -143,6 +151,7 @@ async def reader(
             f"{server.url}/voila/api/shutdown/{kernel}",
             method="POST",
             body=b"",
+            headers=headers,
             raise_error=False,
         )
 
