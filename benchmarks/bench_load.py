@@ -130,7 +130,9 @@ async def reader(
     headers = {"Cookie": cookies} if cookies else {}
     try:
         connection = await websocket_connect(
-            HTTPRequest(url, headers=headers), subprotocols=[V1_PROTOCOL]
+            # A browser waits longer than tornado's 20 s for a busy server's upgrade.
+            HTTPRequest(url, headers=headers, connect_timeout=60, request_timeout=60),
+            subprotocols=[V1_PROTOCOL],
         )
         session = uuid.uuid4().hex
         await connection.write_message(
@@ -145,7 +147,7 @@ async def reader(
         await asyncio.sleep(stay)
         connection.close()
     except (OSError, TimeoutError, HTTPClientError, ConnectionError) as problem:
-        step.error(type(problem).__name__)
+        step.error(f"{type(problem).__name__} {getattr(problem, 'code', '')}".strip())
     if beacon:
         await client.fetch(
             f"{server.url}/voila/api/shutdown/{kernel}",
