@@ -122,8 +122,18 @@ async def reader(
     kernel = html[html.index(marker) + len(marker) :].split('"', 1)[0]
     ws = server.url.replace("http://", "ws://")
     url = f"{ws}/api/kernels/{kernel}/channels?session_id={uuid.uuid4()}"
+    # The page's cookies go back with its websocket and beacon, as a browser sends them
+    # (behind the proxy, its sticky cookie names the server that holds the kernel).
+    cookies = "; ".join(
+        c.split(";", 1)[0] for c in response.headers.get_list("Set-Cookie") if "=" in c
+    )
+    headers = {"Cookie": cookies} if cookies else {}
     try:
-        connection = await websocket_connect(HTTPRequest(url), subprotocols=[V1_PROTOCOL])
+        connection = await websocket_connect(
+            # A browser waits longer than tornado's 20 s for a busy server's upgrade.
+            HTTPRequest(url, headers=headers, connect_timeout=60, request_timeout=60),
+            subprotocols=[V1_PROTOCOL],
+        )
         session = uuid.uuid4().hex
         await connection.write_message(
             v1_frame(message("kernel_info_request", {}, session)), binary=True
@@ -137,12 +147,13 @@ async def reader(
         await asyncio.sleep(stay)
         connection.close()
     except (OSError, TimeoutError, HTTPClientError, ConnectionError) as problem:
-        step.error(type(problem).__name__)
+        step.error(f"{type(problem).__name__} {getattr(problem, 'code', '')}".strip())
     if beacon:
         await client.fetch(
             f"{server.url}/voila/api/shutdown/{kernel}",
             method="POST",
             body=b"",
+            headers=headers,
             raise_error=False,
         )
 

@@ -1,0 +1,330 @@
+"""Load benchmark of the online tables (issue 23.7): many tables at once through the HTTP API.
+
+The tables' HTTP API (``akvo_widgets.site_tables``, the same handlers as in the book server,
+without Voilà) runs in a process of its own on loopback (``tests.tables_play.InProcessServer``,
+the throttle opened wide: every client here shares one address). Scripted clients
+(``akvo.online.client``: httpx, server-sent events) open ``--tables`` tables at once, half
+for 2 players and half for 4, every seat listening to its event stream, and play them at
+random (a partner's offer accepted), one action at a time per table after ``--think``
+seconds, for ``--seconds``:
+
+- latency: from sending an accepted action to each other seat's push of the view it
+  changed, per (action, other seat) pair; a seat whose view the action did not change gets
+  no push (its view read back is byte-identical to its last push), counted apart; a
+  changed view not pushed within 5 s is a lost push;
+- no lost action: at the end every table's action log in the server's SQLite file holds
+  exactly the actions the clients saw acknowledged;
+- memory per open table: the server's RSS once every table is open with its streams,
+  minus the RSS after one warm-up table, over the number of tables; again at the end.
+
+Usage: ``.venv/bin/python benchmarks/bench_tables.py`` (50 tables, 60 s of play, ~1.5 min);
+``--quick`` (5 tables, 10 s) is a smoke test, printed, not recorded. Results go to
+``benchmarks/results/tables.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from akvo.online.client import API, ApiRefusal, SeatClient, choose, create_table  # noqa: E402
+from akvo.online.store import TableStore  # noqa: E402
+from benchmarks.bench_load import pct  # noqa: E402
+
+RESULTS = ROOT / "benchmarks" / "results" / "tables.md"
+PRESETS = ["perrockiss", "fish-tank"]
+PUSH_P95_TARGET = 0.150  # s
+TABLE_MEMORY_TARGET = 1.0  # MB
+PUSH_WAIT = 5.0  # s: a changed view not pushed within this is lost
+NO_PUSH_CHECK = 1.0  # s: no push by then, the seat's view is read back (maybe unchanged)
+#: Every client of the benchmark comes from 127.0.0.1: no throttle.
+WIDE_OPEN = {
+    "rate": 1e6,
+    "burst": 10**6,
+    "create_rate": 1e6,
+    "create_burst": 10**6,
+    "max_streams": 10**6,
+}
+
+
+def serve(root: Path) -> None:
+    """The server process: the tables' API on a free port, its URL on stdout, until stdin
+    closes."""
+    from tests.tables_play import InProcessServer
+
+    with InProcessServer(root, **WIDE_OPEN) as server:
+        print(server.url, flush=True)
+        sys.stdin.read()
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError(f"no VmRSS for process {pid}")
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    unchanged: int = 0
+    lost_pushes: int = 0
+    errors: list[str] = field(default_factory=list)
+    refused: int = 0
+    acked: dict[str, int] = field(default_factory=dict)
+    finished: int = 0
+
+
+@dataclass
+class Seat:
+    """One seat's client: its latest pushed view (text and parsed) and its push queue."""
+
+    client: SeatClient
+    queue: asyncio.Queue[tuple[float, str]] = field(default_factory=asyncio.Queue)
+    text: str = ""
+    view: dict[str, Any] = field(default_factory=dict)
+
+    def take(self, text: str) -> None:
+        self.text, self.view = text, json.loads(text)
+
+    def drain(self) -> None:
+        while not self.queue.empty():
+            self.take(self.queue.get_nowait()[1])
+
+
+async def listen(seat: Seat) -> None:
+    async for text in seat.client.pushes():
+        seat.queue.put_nowait((time.perf_counter(), text))
+
+
+class TableRun:
+    """One table: its seats' streams and the script that plays it, one action at a time."""
+
+    def __init__(self, http: httpx.AsyncClient, url: str, made: dict[str, Any]) -> None:
+        self.id = str(made["table"])
+        self.seats = [Seat(SeatClient(http, url, self.id, s["token"])) for s in made["seats"]]
+        self.tasks = [asyncio.create_task(listen(seat)) for seat in self.seats]
+
+    async def connected(self) -> None:
+        """Until every seat has its first push (the view at once on connecting)."""
+        for seat in self.seats:
+            seat.take((await asyncio.wait_for(seat.queue.get(), 60))[1])
+
+    async def play(self, rng: random.Random, think: float, until: float, stats: Stats) -> None:
+        stats.acked[self.id] = 0
+        while time.monotonic() < until:
+            for seat in self.seats:
+                seat.drain()
+            if self.seats[0].view.get("status") != "playing":
+                stats.finished += 1
+                return
+            deciding = [s for s in self.seats if s.view["legal"]]
+            if not deciding:
+                await self._wait_any()
+                continue
+            actor = rng.choice(deciding)
+            action = choose(actor.view, rng)
+            if action is None:
+                continue
+            await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+            for seat in self.seats:
+                seat.drain()
+            if action not in {e["action"] for e in actor.view["legal"]}:
+                continue  # the position moved while thinking
+            sent = time.perf_counter()
+            try:
+                await actor.client.act(action)
+            except ApiRefusal as refusal:
+                if refusal.status != 409:
+                    stats.errors.append(f"{self.id}: {refusal}")
+                    return
+                stats.refused += 1
+                continue
+            stats.acked[self.id] += 1
+            others = [s for s in self.seats if s is not actor]
+            await asyncio.gather(*(self._pushed(s, sent, stats) for s in others))
+
+    async def _pushed(self, seat: Seat, sent: float, stats: Stats) -> None:
+        """The seat's push after an action sent at ``sent``: its latency; or, if none came
+        within :data:`NO_PUSH_CHECK`, the seat's view read back: unchanged (no push due),
+        else the push must still come within :data:`PUSH_WAIT` or it is lost."""
+        pushed = asyncio.ensure_future(seat.queue.get())
+        done, _ = await asyncio.wait([pushed], timeout=NO_PUSH_CHECK)
+        if not done and await seat.client.view() == seat.view and not pushed.done():
+            pushed.cancel()
+            stats.unchanged += 1
+            return
+        done, _ = await asyncio.wait([pushed], timeout=PUSH_WAIT - NO_PUSH_CHECK)
+        if not done:
+            pushed.cancel()
+            stats.lost_pushes += 1
+            return
+        arrived, text = pushed.result()
+        stats.latencies.append(arrived - sent)
+        seat.take(text)
+
+    async def _wait_any(self) -> None:
+        waits = [asyncio.create_task(s.queue.get()) for s in self.seats]
+        done, pending = await asyncio.wait(waits, timeout=PUSH_WAIT, return_when="FIRST_COMPLETED")
+        for task in pending:
+            task.cancel()
+        for seat, task in zip(self.seats, waits, strict=True):
+            if task in done:
+                seat.take(task.result()[1])
+
+    async def close(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+
+
+async def bench(url: str, pid: int, args: argparse.Namespace) -> dict[str, Any]:
+    limits = httpx.Limits(max_connections=None, max_keepalive_connections=None)
+    async with httpx.AsyncClient(limits=limits, timeout=60) as http:
+        warm = TableRun(http, url, await create_table(http, url, request(2, 0)))
+        await warm.connected()
+        await warm.play(random.Random(0), 0.0, time.monotonic() + 3, Stats())
+        await warm.close()
+        baseline = rss_mb(pid)
+        made = await asyncio.gather(
+            *(create_table(http, url, request(2 if i % 2 == 0 else 4, i)) for i in range(args.tables))
+        )
+        runs = [TableRun(http, url, m) for m in made]
+        await asyncio.gather(*(run.connected() for run in runs))
+        opened = rss_mb(pid)
+        stats = Stats()
+        until = time.monotonic() + args.seconds
+        started = time.perf_counter()
+        await asyncio.gather(
+            *(run.play(random.Random(i + 1), args.think, until, stats) for i, run in enumerate(runs))
+        )
+        played = time.perf_counter() - started
+        ended = rss_mb(pid)
+        for run in runs:
+            await run.close()
+        return {
+            "stats": stats,
+            "ids": [run.id for run in runs],
+            "baseline": baseline,
+            "opened": opened,
+            "ended": ended,
+            "played": played,
+            "seats": sum(len(run.seats) for run in runs),
+        }
+
+
+def request(players: int, seed: int) -> dict[str, Any]:
+    return {"teams": PRESETS, "players": players, "seed": seed}
+
+
+def lost_actions(database: Path, acked: dict[str, int]) -> list[str]:
+    """Tables whose stored action log does not hold exactly the acknowledged actions."""
+    store = TableStore(database)
+    try:
+        return [t for t, n in acked.items() if store.count_rows(t) != n]
+    finally:
+        store.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=60.0, help="seconds of play")
+    parser.add_argument("--think", type=float, default=0.5, help="mean seconds per action")
+    parser.add_argument("--quick", action="store_true", help="smoke test, not recorded")
+    parser.add_argument("--serve", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve:
+        serve(Path(args.serve))
+        return
+    if args.quick:
+        args.tables, args.seconds = 5, 10.0
+    with tempfile.TemporaryDirectory(prefix="akvo-bench-tables-") as root:
+        server = subprocess.Popen(
+            [sys.executable, __file__, "--serve", root],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            assert server.stdout is not None
+            url = server.stdout.readline().strip()
+            result = asyncio.run(bench(url, server.pid, args))
+        finally:
+            assert server.stdin is not None
+            server.stdin.close()
+            server.wait(30)
+        result["lost"] = lost_actions(Path(root) / "tables.sqlite", result["stats"].acked)
+    text = report(result, args)
+    print(text)
+    if not args.quick:
+        RESULTS.write_text(text, encoding="utf-8")
+        print(f"written to {RESULTS.relative_to(ROOT)}")
+
+
+def report(result: dict[str, Any], args: argparse.Namespace) -> str:
+    from benchmarks.bench_site import machine
+
+    stats: Stats = result["stats"]
+    lat = stats.latencies
+    acked = sum(stats.acked.values())
+    tables = len(result["ids"])
+    per_open = (result["opened"] - result["baseline"]) / tables
+    per_end = (result["ended"] - result["baseline"]) / tables
+    p50, p95, top = (1000 * pct(lat, q) for q in (0.5, 0.95, 1.0)) if lat else (0, 0, 0)
+    load = " / ".join(f"{x:.1f}" for x in os.getloadavg())
+    errors = len(stats.errors) + stats.lost_pushes
+    met_push = p95 <= 1000 * PUSH_P95_TARGET and errors == 0 and not result["lost"]
+    command = "benchmarks/bench_tables.py" + (
+        "" if (args.tables, args.seconds, args.think) == (50, 60.0, 0.5)
+        else f" --tables {args.tables} --seconds {args.seconds:g} --think {args.think:g}"
+    )
+    return f"""# Online tables under load (`benchmarks/bench_tables.py`)
+
+- Date: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC
+- Machine: {machine()}; load average at the end {load} (1/5/15 min: other work shares the cores)
+- Command: `.venv/bin/python {command}`
+- Server: the tables' HTTP API (`akvo_widgets.site_tables`, as in the book server, without
+  Voilà) in a process of its own on loopback, SQLite (WAL) in a temporary folder, the
+  per-client throttle opened wide (every client here is 127.0.0.1), the coach on.
+- Clients: one asyncio process, httpx; {tables} tables at once (half for 2 players, half for
+  4: {result["seats"]} seats, each on its event stream), played at random, one action at a
+  time per table after {args.think:g} s on average (0.5–1.5×), for {args.seconds:g} s.
+
+Targets (issue 23): accepted action → every other seat's push p95 ≤ 150 ms, no error, no
+lost action; server memory per open table ≤ 1 MB.
+
+| measure | value |
+|---|---|
+| actions acknowledged | {acked} in {result["played"]:.0f} s ({acked / result["played"]:.1f}/s), {stats.refused} refused 409 (position moved), {stats.finished} matches finished |
+| pushes to other seats | {len(lat)}; {stats.unchanged} actions left another seat's view unchanged (no push due) |
+| action → other seat's push p50 / p95 / max | {p50:.0f} / {p95:.0f} / {top:.0f} ms |
+| errors, lost pushes | {len(stats.errors)}, {stats.lost_pushes} |
+| acknowledged actions missing from (or extra in) the SQLite log | {len(result["lost"])} tables |
+| server RSS: after a warm-up table / {tables} tables open / at the end | {result["baseline"]:.0f} / {result["opened"]:.0f} / {result["ended"]:.0f} MB |
+| memory per open table (just opened / after the play) | {per_open:.2f} / {per_end:.2f} MB |
+
+**Against the targets.** Push p95 {p95:.0f} ms, {errors} errors, {len(result["lost"])} tables with a
+lost action — {"met" if met_push else "NOT met"}; memory per open table {max(per_open, per_end):.2f} MB
+— {"met" if max(per_open, per_end) <= TABLE_MEMORY_TARGET else "NOT met"}.
+{"".join(f"{chr(10)}- error: {e}" for e in stats.errors[:5])}
+"""
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,139 @@
+"""Two book servers behind HAProxy on loopback (issue 20.4, issue 23.6): the deployment of
+``deploy/haproxy.cfg`` as ``akvo_widgets.site_cluster`` fills it in.
+
+Tables first (they need both servers): each table, created through the proxy on either
+server, has every request (view, action, events, page, QR code) answered by the server
+that holds it. Then readers in Chromium spread over both servers; one server stops: its
+readers get the French connection-lost notice, the others keep their page, and a reload
+lands on the server still running. HAProxy is required where CI requires the browser
+(``AKVO_REQUIRE_BROWSER=1``, ``.ci/run`` installs both), skipped elsewhere if absent.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from akvo_widgets.site import SMALL_POOLS
+from akvo_widgets.site_cluster import (
+    COOKIE,
+    SERVER_HEADER,
+    Cluster,
+    cluster_in_background,
+    haproxy_path,
+    node,
+    server_name,
+)
+from tests.browser.conftest import ARTIFACTS, BOOK
+from tests.browser.test_mobile import WAIT, expect_connection_lost, open_rendered
+from tests.tables_play import PRESETS
+
+pytestmark = pytest.mark.server
+
+READERS = 4
+TABLES = 6
+API = "akvo/api/tables"
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[Cluster]:
+    if haproxy_path() is None:
+        message = "HAProxy not installed: apt-get install haproxy (.ci/run does, as root)"
+        if os.environ.get("AKVO_REQUIRE_BROWSER") == "1":
+            pytest.fail(message, pytrace=False)
+        pytest.skip(message)
+    logs = ARTIFACTS / "cluster"
+    for old in logs.glob("tables-*.sqlite*"):
+        old.unlink()
+    with cluster_in_background(BOOK, logs, 2, *SMALL_POOLS, timeout=180) as running:
+        yield running
+
+
+def served_by(answer: httpx.Response) -> str:
+    return answer.headers.get(SERVER_HEADER, "")
+
+
+def test_each_table_stays_on_its_server(cluster: Cluster) -> None:
+    request = {"teams": PRESETS, "players": 2, "seed": 3}
+    made = []
+    for _ in range(TABLES):
+        # A new client each time (no sticky cookie): creation goes to any server.
+        answer = httpx.post(f"{cluster.url}/{API}", json=request, timeout=60)
+        assert answer.status_code == 201, answer.text
+        made.append((answer.json(), served_by(answer)))
+    holders = {server_name(i): node(i) for i in (1, 2)}
+    assert {creator for _, creator in made} == set(holders), "creations use both servers"
+    with httpx.Client(timeout=30) as http:
+        for table, creator in made:
+            table_id, token = table["table"], table["seats"][0]["token"]
+            assert table_id.startswith(holders[creator]), (table_id, creator)
+            url = f"{cluster.url}/{API}/{table_id}"
+            view = http.get(url, params={"token": token})
+            assert view.status_code == 200 and served_by(view) == creator, view.text
+            action = view.json()["legal"][0]["action"]
+            acted = http.post(f"{url}/actions", json={"token": token, "action": action})
+            assert acted.status_code == 200 and served_by(acted) == creator, acted.text
+            page = http.get(f"{cluster.url}/akvo/table/{table_id}")
+            assert page.status_code == 200 and served_by(page) == creator
+            qr = http.get(f"{url}/qr", params={"token": token})
+            assert qr.status_code == 200 and served_by(qr) == creator
+            with http.stream("GET", f"{url}/events", params={"token": token}) as events:
+                assert events.status_code == 200 and served_by(events) == creator
+                first = next(line for line in events.iter_lines() if line.startswith("data: "))
+            # The pushed view is the one after the action: the same server holds the table.
+            assert json.loads(first[6:])["log"] == acted.json()["log"]
+
+
+def reader_server(context: BrowserContext) -> str:
+    return next(c["value"] for c in context.cookies() if c["name"] == COOKIE)
+
+
+def stopped(pid: int) -> bool:
+    """True once process ``pid`` has exited (gone or a zombie waiting to be reaped)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ")[1].startswith("Z")
+    except (FileNotFoundError, IndexError):
+        return True
+
+
+def test_readers_fail_over_to_the_other_server(cluster: Cluster, browser: Browser) -> None:
+    readers: list[tuple[BrowserContext, Page]] = []
+    try:
+        for _ in range(READERS):
+            context = browser.new_context(viewport={"width": 390, "height": 844})
+            page = context.new_page()
+            open_rendered(page, cluster.url, "index.ipynb")
+            readers.append((context, page))
+        on = {name: [p for c, p in readers if reader_server(c) == name] for name in ("n1", "n2")}
+        assert on["n1"] and on["n2"], f"readers spread over both servers: {on}"
+
+        first = cluster.servers[0]
+        os.kill(first.pid, signal.SIGTERM)  # server n1 stops under its readers
+        for page in on["n1"]:
+            expect_connection_lost(page)
+        deadline = time.monotonic() + 60
+        while not stopped(first.pid):
+            assert time.monotonic() < deadline, "server n1 did not stop"
+            time.sleep(0.2)
+        for page in on["n2"]:
+            expect(page.locator(".akvo-connection-lost")).to_be_hidden()
+
+        page = on["n1"][0]
+        with page.expect_response(lambda r: "/voila/render/" in r.url) as rendered:
+            page.get_by_role("button", name="Recharger la page").click()
+        assert rendered.value.headers.get(SERVER_HEADER.lower()) == "n2"
+        expect(page.locator("#rendered_cells")).to_be_visible(timeout=WAIT)
+        expect(page.locator("#loading")).to_have_count(0, timeout=WAIT)
+        expect(page.locator(".akvo-connection-lost")).to_be_hidden()
+        assert reader_server(page.context) == "n2"
+    finally:
+        for context, _ in readers:
+            context.close()
