@@ -1,6 +1,8 @@
 """The exercises in Chromium as a quiz (issue 18.3): nothing in the page gives away a value
-before the reader answers — not the board's picture, badges, titles or details, not a
-button — every value shows after; the number typed in brings the same question back."""
+before the reader answers — not the board's picture, badges, titles or details, not a button
+— every value shows after; the number typed in brings the same question back. The tutorial's
+buttons carry the coach's exact values, for whom they are, and the « Conseils » switch hides
+them (issue 19.1)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,12 @@ import re
 
 from playwright.sync_api import Page, expect
 
+from akvo.coach import decision_values
+from akvo_widgets.play.advice import value_phrase
+from akvo_widgets.play.decisions import action_css
 from akvo_widgets.play.exercises import make_exercise
+from akvo_widgets.play.labels import LATERAL_CHARACTERS
+from akvo_widgets.play.tutorial import LESSON, lesson_position
 from tests.browser.test_play import open_widget_page
 from tests.browser.test_site import WAIT
 
@@ -75,3 +82,28 @@ def test_no_asked_value_shows_before_the_answer_and_a_number_brings_its_question
             assert PERCENT.search(page.evaluate(QUIZ_MARKUP, ".akvo-exercises"))
     _show(page, 4)  # the same number again: the same question
     expect(question).to_contain_text(_words(make_exercise(4).question), timeout=WAIT)
+
+
+def test_the_tutorial_buttons_show_the_coach_values_and_the_switch_hides_them(
+    page: Page, base_url: str
+) -> None:
+    open_widget_page(page, base_url, "premier-tour.ipynb", ".akvo-tutorial-progress")
+    state = lesson_position()
+    for step in LESSON:  # the engine's position at the target decision
+        if step.action == "shoot surfeur":
+            break
+        state.apply_action(step.action)
+    phrase = value_phrase(decision_values(state)["shoot surfeur"], 0)
+    assert phrase.endswith("de recul pour\u00a0A")
+    for lane, token in zip(LATERAL_CHARACTERS, "AATT", strict=True):
+        if token == "T":
+            page.locator(f".akvo-play-order-{lane} button", has_text="Tirer").click()
+    page.locator(".akvo-play-orders-confirm").click()
+    page.locator(f".akvo-play-decisions .{action_css('activate surfeur')}").click()
+    target = page.locator(f".akvo-play-decisions .{action_css('shoot surfeur')}")
+    expect(target).to_contain_text(_words(phrase), timeout=WAIT)
+    page.locator(".akvo-tutorial-advice input").uncheck()
+    expect(target).to_have_text(_words("Tirer sur le Surfeur de B"), timeout=WAIT)
+    board = page.locator(".akvo-tutorial .akvo-board")
+    expect(board).not_to_contain_text(PERCENT, timeout=WAIT)  # the board redraws without
+    assert not PERCENT.search(page.evaluate(QUIZ_MARKUP, ".akvo-tutorial .akvo-board"))

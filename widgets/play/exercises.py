@@ -351,27 +351,27 @@ class Exercises(widgets.VBox):  # type: ignore[misc]
             first if first is not None else self.rng.randrange(1, LAST_NUMBER + 1)
         )
         self.board = self._board(self.exercise)
-        self.board_box = widgets.Box([self.board])
-        self.board_box.layout.flex = "1 1 22em"
         chooser = widgets.HBox([self.number_field, self.go_button])
         chooser.layout.flex_flow = "row wrap"
         side = widgets.VBox(
-            [
-                self.number_text,
-                self.score,
-                self.status,
+            [  # the question and its answers first: on a phone they sit under the board
                 self.question,
                 self.answers,
                 self.feedback,
                 self.next_button,
+                self.status,
+                self.score,
+                self.number_text,
                 chooser,
                 self.number_message,
             ]
         )
         side.layout.flex = "1 1 20em"
-        main = widgets.HBox([self.board_box, side])
-        main.layout.flex_flow = "row wrap"
-        super().__init__([widgets.HTML(STYLE), main])
+        # the board is a direct child of the row, so that it sticks (compact) while the
+        # question and the answers under it scroll
+        self.main = widgets.HBox([self.board, side])
+        self.main.layout.flex_flow = "row wrap"
+        super().__init__([widgets.HTML(STYLE), self.main])
         self.add_class("akvo-play")
         self.add_class("akvo-widget")
         self.add_class("akvo-exercises")
@@ -392,6 +392,7 @@ class Exercises(widgets.VBox):  # type: ignore[misc]
             compact=True,
         )
         board.on_action(self.answer)
+        board.layout.flex = "1 1 22em"
         return board
 
     def new(self, number: int) -> None:
@@ -399,7 +400,7 @@ class Exercises(widgets.VBox):  # type: ignore[misc]
         self.exercise = make_exercise(number)
         if (previous.kind in BOARD_KINDS) != (self.exercise.kind in BOARD_KINDS):
             self.board = self._board(self.exercise)
-            self.board_box.children = [self.board]
+            self.main.children = [self.board, *self.main.children[1:]]
         self.show()
 
     def go(self, text: str) -> None:
