@@ -2,20 +2,26 @@
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 import pytest
 
+from akvo.bots.greedy import GreedyBot
 from akvo.bots.values import best_worth, shooters
-from akvo.match import MatchState, replay
+from akvo.coach import OptionValue, decision_values
+from akvo.match import MatchState, new_match, replay
 from akvo.match.board import CHARS_OF_UNIT, UNIT_OF_NAME
 from akvo.match.phases import Phase
 from akvo.match.preview import target_values
-from akvo_widgets.formatting import fraction, percent
+from akvo_widgets.formatting import fraction, french, percent
+from akvo_widgets.play.advice import exact_percent, exact_points
 from akvo_widgets.play.exercises import (
+    ESTIMATE_CHOICES,
     KINDS,
     Exercises,
     make_exercise,
+    number_error,
     rune_threshold,
     score_text,
 )
@@ -61,7 +67,10 @@ def test_the_tutorial_is_played_with_its_buttons_to_the_end() -> None:
     assert tutorial.state.to_json() == expected.to_json()
     assert "jouer-un-match.ipynb" in tutorial.step_text.value
     assert progress_text(len(LESSON)) in tutorial.progress.value
-    assert tutorial.decisions.children == ()
+    assert tutorial.decisions.children == (tutorial.restart,)
+    assert tutorial.state.turn == 2 and "Tour 1 — le Plongeur de B" in tutorial.state.events[-2]
+    tutorial.restart.click()  # « Recommencer »: the lesson from its start
+    assert tutorial.index == 1 and tutorial.state.turn == 1 and tutorial.state.phase == Phase.ORDERS
 
 
 def test_a_move_other_than_the_lesson_is_refused_with_the_reason() -> None:
@@ -70,6 +79,7 @@ def test_a_move_other_than_the_lesson_is_refused_with_the_reason() -> None:
     assert tutorial.index == 1 and tutorial.state.phase == Phase.ORDERS
     assert "permis par les règles" in tutorial.message.value
     assert "Surfeur tirer" in tutorial.message.value
+    assert "bot «\u00a0normal\u00a0» choisirait" in tutorial.message.value
     before = tutorial.state.to_json()
     tutorial.play("shoot chest")  # not legal at all: the reason, in French
     assert "programme ses ordres" in tutorial.message.value
@@ -207,3 +217,173 @@ def test_the_running_score_counts_right_and_wrong_answers() -> None:
     assert page.exercise.options[page.exercise.correct] in page.feedback.value
     page.next_button.click()
     assert page.exercise.number != 5 and not page.feedback.value
+
+
+# --- the exercises are quizzes (issue 18.3) --------------------------------------------------
+
+PERCENT = re.compile(r"\d+(,\d+)?\s?%")
+
+
+def _board_text(page: Exercises) -> str:
+    """Everything the board sends to the page: picture, overlay, status, details, the
+    clickable mages' selections."""
+    board = page.board
+    return " ".join([board.svg, board.overlay, board.status, board.details, str(board.choices)])
+
+
+@pytest.mark.parametrize("number", range(1, 13))
+def test_positions_come_from_matches_between_normal_bots(number: int) -> None:
+    """Every decision before the exercise's position is the « normal » bot's choice."""
+    state = make_exercise(number).state
+    replayed = new_match()
+    bot = GreedyBot(0)
+    for action in state.history:
+        if not replayed.is_chance_node():
+            assert action == bot.choose(replayed), (number, len(replayed.history))
+        replayed.apply_action(action)
+    assert replayed.to_json() == state.to_json()
+
+
+@pytest.mark.parametrize("number", [1, 5, 9, 13, 17, 21, 25, 29])
+def test_quelle_chance_offers_four_distinct_chances_with_the_true_one(number: int) -> None:
+    exercise = make_exercise(number)
+    assert exercise.kind == "estimate" and len(exercise.options) == ESTIMATE_CHOICES == 4
+    labels = list(exercise.options.values())
+    assert len(set(labels)) == 4 and "0,0\u00a0%" not in labels and "100,0\u00a0%" not in labels
+    values = {a: v for a, v in target_values(exercise.state).items() if "chest" not in a}
+    assert Fraction(exercise.correct) in values.values()
+    assert exercise.values[exercise.correct] == 1 and sum(exercise.values.values()) == 1
+    # after the answer, every target of the shooter with its exact chance
+    page = Exercises(first=number)
+    page.buttons[exercise.correct].click()
+    for value in values.values():
+        assert fraction(value) in page.feedback.value
+
+
+@pytest.mark.parametrize("number", range(1, 9))
+def test_no_asked_value_is_shown_before_the_answer_and_every_one_after(number: int) -> None:
+    page = Exercises(first=number)
+    exercise = page.exercise
+    labels = " ".join(f"{b.description} {b.tooltip or ''}" for b in page.buttons.values())
+    before = " ".join([_board_text(page), page.question.value, page.status.value])
+    assert not page.board.values and not PERCENT.search(before)
+    if exercise.kind != "estimate":  # there the four chances offered are the answers
+        assert not PERCENT.search(labels) and "point" not in labels
+    for value in exercise.values.values():
+        assert fraction(value) not in before + labels or value in (0, 1)
+    page.buttons[exercise.correct].click()
+    assert page.board.values
+    for label, value in exercise.rows:
+        assert french(value) in page.feedback.value and french(label) in page.feedback.value
+    if exercise.kind == "best target":
+        assert PERCENT.search(_board_text(page))  # the board now shows the odds
+
+
+def test_the_board_answers_where_the_question_needs_it() -> None:
+    page = Exercises(first=4)
+    assert page.exercise.kind == "best target" and page.board.interactive
+    page.board.on_action(lambda _a: None)
+    wrong = next(k for k in page.exercise.options if k != page.exercise.correct)
+    page.board._play(wrong)  # what a click on that target's badge sends
+    assert "Pas cette fois" in page.feedback.value and page.asked == 1
+    page.new(5)
+    assert page.exercise.kind == "estimate" and not page.board.interactive
+
+
+def test_the_number_typed_in_brings_the_same_question_back() -> None:
+    page = Exercises(first=4)
+    page.go(" 123 ")
+    assert page.exercise.number == 123
+    assert page.exercise.state.to_json() == make_exercise(123).state.to_json()
+    assert page.exercise.question == make_exercise(123).question
+    assert 'data-number="123"' in page.number_text.value
+    for bad in ("abc", "0", "100000", "-3", "1e3", ""):
+        page.go(bad)
+        assert page.exercise.number == 123 and 'role="alert"' in page.number_message.value
+        assert number_error(bad) is not None
+    page.go("4")
+    assert page.exercise.number == 4 and page.number_message.value == ""
+
+
+# --- the tutorial teaches (issue 18.4) and shows the coach's values (issue 19.1) -------------
+
+
+def _at(index: int) -> Tutorial:
+    tutorial = Tutorial()
+    while tutorial.index < index:
+        _step(tutorial)
+    assert tutorial.index == index
+    return tutorial
+
+
+def _dv(state: MatchState) -> dict[str, OptionValue]:
+    return {o.action: o for o in decision_values(state)}
+
+
+def test_every_lesson_move_of_the_reader_is_the_best_or_said_to_be_a_demonstration() -> None:
+    state = lesson_position()
+    for step in LESSON:
+        if step.who == "you" and not step.action.startswith("orders"):
+            values = decision_values(state)
+            lesson = values[step.action]
+            better = [
+                o.action
+                for o in values
+                if "souffle" not in o.action
+                and o.worth is not None
+                and lesson.worth is not None
+                and (o.worth > lesson.worth if values.higher_is_better else o.worth < lesson.worth)
+            ]
+            runes_kept = step.action == "no rune"  # below the normal bot's threshold
+            assert not better or step.demo or runes_kept, (step.action, better)
+        state.apply_action(step.action)
+
+
+def test_the_buttons_show_each_exact_value_for_its_side_and_the_switch_hides_them() -> None:
+    tutorial = _at(4)  # the target: P(push) for A
+    values = _dv(tutorial.state)
+    button = tutorial.buttons["shoot surfeur"]
+    assert percent(values["shoot surfeur"].value) == "18,2\u00a0%"
+    assert button.description.endswith("18,2\u00a0% de recul pour\u00a0A")
+    assert "Valeurs exactes pour A" in tutorial.assumption.value
+    tiny = tutorial.buttons["shoot kitesurfeur"].description  # 0,06 %: not « 0,0 % »
+    assert "0,1\u00a0% de recul" in tiny and values["shoot kitesurfeur"].value == Fraction(
+        values["shoot kitesurfeur"].value
+    )
+    tutorial.advice.value = False
+    assert button.description == "Tirer sur le Surfeur de B" and tutorial.assumption.value == ""
+    assert "%" not in tutorial.board.details
+    tutorial.advice.value = True
+    assert "18,2" in button.description
+
+
+def test_small_values_keep_their_digits_and_name_whose_they_are() -> None:
+    assert exact_points(Fraction(11, 10_000)) == "0,0011"
+    assert exact_points(Fraction(1, 100_000)) == "<\u00a00,0001"
+    assert exact_percent(Fraction(1, 10_000)) == "<\u00a00,1\u00a0%"
+    assert exact_percent(Fraction(0)) == "0\u00a0%"
+    tutorial = _at(13)  # A defends against B's chest shot: the values are B's
+    values = _dv(tutorial.state)
+    value = values["rune F"].value
+    assert value is not None and exact_points(value) == "0,0011"
+    assert tutorial.buttons["rune F"].description.endswith("0,0011\u00a0point espéré pour\u00a0B")
+
+
+def test_a_refused_move_gets_its_reason_from_the_position() -> None:
+    tutorial = _at(5)  # the attacker's rune: Confusion T is the best
+    values = _dv(tutorial.state)
+    tutorial.play("rune P")
+    message = tutorial.message.value
+    assert percent(values["rune P"].value) in message and percent(values["rune T"].value) in message
+    assert "meilleur choix ici" in message
+    tutorial = _at(19)  # no rune: the gain is under the normal bot's threshold
+    values = _dv(tutorial.state)
+    tutorial.play("rune R")
+    gain = values["rune R"].worth - values["no rune"].worth
+    assert exact_points(gain) == "0,022" and "0,022\u00a0point" in tutorial.message.value
+    assert exact_points(rune_threshold(1)) in tutorial.message.value
+    tutorial = _at(18)  # the chest shot is for the demonstration: said before and on refusal
+    assert "Pour la démonstration seulement" in tutorial.step_text.value
+    assert "18,2" in tutorial.step_text.value
+    tutorial.play("shoot plongeur")
+    assert "pour la démonstration" in tutorial.message.value and tutorial.index == 18

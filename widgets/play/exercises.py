@@ -1,10 +1,16 @@
 """« Exercices »: a random legal position from the engine, a question, an exact grade.
 
-Positions come from seeded random matches (:class:`akvo.match.RandomBot` and seeded dice),
-stopped at a decision of the question's kind. Four kinds of question, all graded with exact
-values from the engine (:mod:`.odds`): which mage to shoot for the best chance to push, how
-likely one shot is to push, whether the Attaque rune is worth playing on a shot, and which
-unit to activate first. The page keeps a running score.
+Positions come from plausible play: seeded matches between two « normal » bots
+(:class:`akvo.bots.greedy.GreedyBot`, seeded dice), stopped at a decision of the question's
+kind — never a random bot's (no first turn with seven runes spent). Four kinds of question,
+all graded with exact values from the engine (:mod:`.odds`): which mage to shoot for the
+best chance to push, how likely one shot is to push, whether the Attaque rune is worth
+playing on a shot, and which unit to activate first. The page keeps a running score.
+
+A quiz hides its answer: before the reader answers, the board is in quiz mode
+(``values=False``: no odds badge, title or detail gives a value away) and no label shows a
+value; after the answer, every option's exact value is listed with why. The number shown is
+the exercise's seed: typed in the « Exercice n° » field, it brings the same question back.
 """
 
 from __future__ import annotations
@@ -17,18 +23,25 @@ from html import escape
 
 import ipywidgets as widgets
 
-from akvo.bots.greedy import spend_min
+from akvo.bots.greedy import GreedyBot, spend_min
 from akvo.bots.values import PUSH_WEIGHT
-from akvo.match import MatchState, Phase, RandomBot, decisions, new_match
+from akvo.match import MatchState, Phase, decisions, new_match
 from akvo.match.preview import target_values
 
+from ..board import Board
 from ..formatting import decimal, fraction, french, percent
-from ..game_view import make_board, status_html
+from ..game_view import status_html
 from .game import STYLE
 from .labels import action_label
 from .odds import NO_RUNE, attaque_letters, rune_name, rune_values, unit_values
 
 KINDS = ("best target", "estimate", "attack rune", "first unit")
+#: The kinds whose answer is a click on the board (a target, a unit) as well as a button.
+BOARD_KINDS = ("best target", "first unit")
+#: Exercise numbers: any of these can be typed in to get its question again.
+FIRST_NUMBER, LAST_NUMBER = 1, 99_999
+#: How many chances « Quelle chance ? » offers (the page's text says four).
+ESTIMATE_CHOICES = 4
 YES, NO = "yes", "no"
 
 
@@ -65,6 +78,40 @@ def _has_best_target(state: MatchState) -> bool:
     return len(ranked) >= 2 and ranked[0] > ranked[1]
 
 
+#: The chances « Quelle chance ? » asks about and offers: from one to 99 in a hundred, so
+#: that no percentage shown rounds to 0,0 % or 100,0 %.
+LEAST_CHANCE, MOST_CHANCE = Fraction(1, 100), Fraction(99, 100)
+
+
+def estimate_choices(true: Fraction, others: list[Fraction], rng: random.Random) -> list[Fraction]:
+    """:data:`ESTIMATE_CHOICES` chances, the true one among them, each at least two points
+    from the others (so that their percentages differ) and between :data:`LEAST_CHANCE` and
+    :data:`MOST_CHANCE`: the other targets' chances first, then multiples of the truth and steps
+    of ten points around it, each moved by a seeded jitter (no pattern of decimals points
+    at the truth)."""
+    gap = Fraction(1, 50)
+    ratios = [Fraction(n, d) for n, d in ((1, 3), (1, 2), (2, 3), (3, 2), (2, 1), (3, 1))]
+    near = [true * r for r in ratios] + [true + Fraction(k, 10) for k in (-2, -1, 1, 2)]
+    rng.shuffle(near)
+    near = [n + Fraction(rng.randrange(-15, 16), 1000) for n in near]
+    chosen = [true]
+    for other in [*sorted(set(others)), *near]:
+        if len(chosen) == ESTIMATE_CHOICES:
+            break
+        if LEAST_CHANCE <= other <= MOST_CHANCE and all(abs(other - c) >= gap for c in chosen):
+            chosen.append(other)
+    return sorted(chosen)
+
+
+def _askable(values: dict[str, Fraction]) -> list[str]:
+    """The shots « Quelle chance ? » may ask about (a chance from 1 to 99 %)."""
+    return sorted(a for a, v in values.items() if LEAST_CHANCE <= v <= MOST_CHANCE)
+
+
+def _has_estimate(state: MatchState) -> bool:
+    return state.phase == Phase.TARGET and bool(_askable(_mage_values(state)))
+
+
 def _has_attaque(state: MatchState) -> bool:
     return bool(attaque_letters(state))
 
@@ -78,16 +125,17 @@ def _has_first_unit(state: MatchState) -> bool:
 
 ACCEPT: dict[str, Callable[[MatchState], bool]] = {
     "best target": _has_best_target,
-    "estimate": _has_best_target,
+    "estimate": _has_estimate,
     "attack rune": _has_attaque,
     "first unit": _has_first_unit,
 }
 
 
 def _position(rng: random.Random, accept: Callable[[MatchState], bool]) -> MatchState | None:
-    """A random match, stopped at a random decision that ``accept`` takes (or ``None``)."""
-    bot = RandomBot(rng.randrange(1 << 30))
-    stops = rng.randrange(1, 12)
+    """A match between two « normal » bots on seeded dice, stopped at a random decision that
+    ``accept`` takes (or ``None``)."""
+    bot = GreedyBot(rng.randrange(1 << 30))
+    stops = rng.randrange(1, 40)
     for node in decisions(new_match(), rng, (bot, bot)):
         if accept(node):
             stops -= 1
@@ -138,22 +186,23 @@ def _best_target(number: int, state: MatchState, rng: random.Random) -> Exercise
 
 def _estimate(number: int, state: MatchState, rng: random.Random) -> Exercise:
     values = _mage_values(state)
-    action = rng.choice(sorted(values))
+    action = rng.choice(_askable(values))
     true = values[action]
-    choices = {true}
-    for other in sorted(set(values.values()) | {true / 2, min(1 - true, true * 2), 1 - true}):
-        if len(choices) >= 4:
-            break
-        if abs(other - true) >= Fraction(1, 50) and all(
-            abs(other - c) >= Fraction(1, 50) for c in choices
-        ):
-            choices.add(other)
-    keys = {str(v): v for v in sorted(choices)}
+    choices = estimate_choices(true, [v for a, v in values.items() if a != action], rng)
+    keys = {str(v): v for v in choices}
     label = action_label(state, action)
     question = f"{_shooter(state)} : « {label} ». Quelle est sa chance de repousser la cible ?"
     why = (
         f"La chance exacte est {percent(true)} ({fraction(true)}) : la table des dés et la "
-        "matrice du vent la donnent, Résilience et Ultimes compris."
+        "matrice du vent la donnent, distance, palier, Résilience et Ultimes compris. "
+        "Toutes les cibles possibles du même tireur :"
+    )
+    rows = tuple(
+        (
+            action_label(state, a),
+            f"{percent(v)} ({fraction(v)})" + (" ← ce tir" if a == action else ""),
+        )
+        for a, v in sorted(values.items(), key=lambda kv: -kv[1])
     )
     return Exercise(
         number,
@@ -164,6 +213,7 @@ def _estimate(number: int, state: MatchState, rng: random.Random) -> Exercise:
         {k: Fraction(1) if v == true else Fraction(0) for k, v in keys.items()},
         str(true),
         why,
+        rows,
     )
 
 
@@ -257,6 +307,16 @@ def score_text(right: int, asked: int) -> str:
     return f"Score : {right} sur {asked}"
 
 
+def number_error(text: str) -> str | None:
+    """Why ``text`` is not an exercise number (French), or ``None`` when it is one."""
+    cleaned = text.strip().replace("\u00a0", "").replace(" ", "")
+    if not cleaned.isdigit() or len(cleaned) > 6:
+        return f"Tapez un numéro d’exercice, un nombre entier de {FIRST_NUMBER} à {LAST_NUMBER}."
+    if not FIRST_NUMBER <= int(cleaned) <= LAST_NUMBER:
+        return f"Le numéro doit aller de {FIRST_NUMBER} à {LAST_NUMBER}."
+    return None
+
+
 class Exercises(widgets.VBox):  # type: ignore[misc]
     """Exercise after exercise; ``first`` fixes the first exercise's number (its seed)."""
 
@@ -269,32 +329,49 @@ class Exercises(widgets.VBox):  # type: ignore[misc]
         self.feedback = self._html("akvo-exercise-feedback")
         self.score = self._html("akvo-exercise-score")
         self.status = self._html("akvo-play-status")
+        self.number_message = self._html("akvo-exercise-number-message")
+        self.number_field = widgets.Text(
+            description="Exercice n°",
+            placeholder=f"{FIRST_NUMBER} à {LAST_NUMBER}",
+            continuous_update=False,
+            style={"description_width": "initial"},
+            layout=widgets.Layout(width="14em"),
+        )
+        self.number_field.add_class("akvo-exercise-number-field")
+        self.go_button = widgets.Button(description="Afficher cet exercice")
+        self.go_button.add_class("akvo-exercise-go")
+        self.go_button.on_click(lambda _: self.go(self.number_field.value))
         self.answers = widgets.VBox()
         self.answers.add_class("akvo-exercise-answers")
         self.next_button = widgets.Button(description="Exercice suivant")
         self.next_button.add_class("akvo-exercise-next")
-        self.next_button.on_click(lambda _: self.new(self.rng.randrange(1, 100_000)))
+        self.next_button.on_click(lambda _: self.new(self.rng.randrange(1, LAST_NUMBER + 1)))
         self.buttons: dict[str, widgets.Button] = {}
         self.exercise = make_exercise(
-            first if first is not None else self.rng.randrange(1, 100_000)
+            first if first is not None else self.rng.randrange(1, LAST_NUMBER + 1)
         )
-        self.board = make_board(self.exercise.state, None, self.answer, interactive=False)
-        self.board.layout.flex = "1 1 22em"
+        self.board = self._board(self.exercise)
+        chooser = widgets.HBox([self.number_field, self.go_button])
+        chooser.layout.flex_flow = "row wrap"
         side = widgets.VBox(
-            [
-                self.number_text,
-                self.score,
-                self.status,
+            [  # the question and its answers first: on a phone they sit under the board
                 self.question,
                 self.answers,
                 self.feedback,
                 self.next_button,
+                self.status,
+                self.score,
+                self.number_text,
+                chooser,
+                self.number_message,
             ]
         )
         side.layout.flex = "1 1 20em"
-        main = widgets.HBox([self.board, side])
-        main.layout.flex_flow = "row wrap"
-        super().__init__([widgets.HTML(STYLE), main])
+        # the board is a direct child of the row, so that it sticks (compact) while the
+        # question and the answers under it scroll
+        self.main = widgets.HBox([self.board, side])
+        self.main.layout.flex_flow = "row wrap"
+        super().__init__([widgets.HTML(STYLE), self.main])
         self.add_class("akvo-play")
         self.add_class("akvo-widget")
         self.add_class("akvo-exercises")
@@ -306,12 +383,39 @@ class Exercises(widgets.VBox):  # type: ignore[misc]
         html.add_class(css)
         return html
 
+    def _board(self, exercise: Exercise) -> Board:
+        """A quiz board (no value shown), clickable when the answer is a target or a unit."""
+        board = Board(
+            exercise.state,
+            interactive=exercise.kind in BOARD_KINDS,
+            values=False,
+            compact=True,
+        )
+        board.on_action(self.answer)
+        board.layout.flex = "1 1 22em"
+        return board
+
     def new(self, number: int) -> None:
+        previous = self.exercise
         self.exercise = make_exercise(number)
+        if (previous.kind in BOARD_KINDS) != (self.exercise.kind in BOARD_KINDS):
+            self.board = self._board(self.exercise)
+            self.main.children = [self.board, *self.main.children[1:]]
         self.show()
+
+    def go(self, text: str) -> None:
+        """The exercise whose number the reader typed, or a French message saying why not."""
+        error = number_error(str(text))
+        if error is not None:
+            self.number_message.value = f'<p role="alert">{escape(french(error))}</p>'
+            return
+        self.number_message.value = ""
+        self.new(int(str(text).strip().replace("\u00a0", "").replace(" ", "")))
 
     def show(self) -> None:
         exercise = self.exercise
+        self.board.values = False
+        self.board.deselect()
         self.board.state = exercise.state
         self.status.value = status_html(exercise.state)
         number = exercise.number
@@ -319,7 +423,12 @@ class Exercises(widgets.VBox):  # type: ignore[misc]
             f'<p>Exercice n°\u00a0<span data-number="{number}">{number}</span></p>'
         )
         self.score.value = f"<p>{escape(french(score_text(self.right, self.asked)))}</p>"
-        self.question.value = f"<p><b>{escape(exercise.question)}</b></p>"
+        hint = (
+            " Répondez par un bouton ou d’un clic sur le plateau."
+            if exercise.kind in BOARD_KINDS
+            else ""
+        )
+        self.question.value = f"<p><b>{escape(exercise.question)}</b>{escape(french(hint))}</p>"
         self.feedback.value = ""
         self.buttons = {}
         for key, label in exercise.options.items():
@@ -330,7 +439,7 @@ class Exercises(widgets.VBox):  # type: ignore[misc]
         self.answers.children = list(self.buttons.values())
 
     def answer(self, key: str) -> None:
-        """Grade one answer (once per exercise) and show the best one with the exact odds."""
+        """Grade one answer (once per exercise) and show every option's exact value."""
         exercise = self.exercise
         if key not in exercise.options or any(b.disabled for b in self.buttons.values()):
             return
@@ -340,11 +449,13 @@ class Exercises(widgets.VBox):  # type: ignore[misc]
         self.asked += 1
         self.right += good
         verdict = "Bonne réponse !" if good else "Pas cette fois."
+        chosen = f" Vous avez répondu « {exercise.options[key]} »."
         rows = "".join(
             f"<li>{escape(label)} : {escape(value)}</li>" for label, value in exercise.rows
         )
         self.feedback.value = (
-            f'<p role="status"><b>{escape(french(verdict))}</b> {escape(exercise.why())}</p>'
-            + (f"<ul>{french(rows)}</ul>" if rows else "")
+            f'<p role="status"><b>{escape(french(verdict))}</b>{escape(french(chosen))} '
+            f"{escape(exercise.why())}</p>" + (f"<ul>{french(rows)}</ul>" if rows else "")
         )
         self.score.value = f"<p>{escape(french(score_text(self.right, self.asked)))}</p>"
+        self.board.values = True  # the answer is given: the board may show every value

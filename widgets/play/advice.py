@@ -1,0 +1,64 @@
+"""The coach's exact values (:func:`akvo.coach.decision_values`) as French button texts for
+the guided pages: each value says whose it is (« pour A ») and a small one never rounds to
+zero (« 0,0011 point », « < 0,1 % »)."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from akvo.coach import OptionValue
+from akvo.coach.values import EXPECTED_POINTS, GAIN, P_PUSH, P_SUCCESS, WORTH
+from akvo.match.board import SIDE_NAMES
+
+from ..formatting import NBSP, decimal, percent
+
+#: The least chance shown with one decimal; below it the page says « < 0,1 % ».
+LEAST_PERCENT = Fraction(1, 2000)
+#: The most decimals a number of points gets; below it the page says « < 0,0001 ».
+MOST_DIGITS = 4
+
+
+def exact_percent(value: Fraction) -> str:
+    """A chance in French, never a false « 0,0 % » or « 100,0 % »."""
+    if value == 0 or value == 1:
+        return f"{int(value * 100)}{NBSP}%"
+    if value < LEAST_PERCENT:
+        return f"<{NBSP}0,1{NBSP}%"
+    if value > 1 - LEAST_PERCENT:
+        return f">{NBSP}99,9{NBSP}%"
+    return percent(value)
+
+
+def exact_points(value: Fraction) -> str:
+    """Points in French with two significant digits at least (« 0,0011 »), never « 0,00 »
+    for a value that is not zero."""
+    if value == 0:
+        return "0"
+    size = abs(value)
+    digits = max(2, min(MOST_DIGITS, 1 - math.floor(math.log10(size))))
+    if size < Fraction(1, 10**MOST_DIGITS):
+        return f"<{NBSP}0,{'0' * (MOST_DIGITS - 1)}1"
+    return decimal(value, digits)
+
+
+def value_phrase(option: OptionValue, shooter: int) -> str:
+    """One option's value in French, naming the side it is for: the shooter's at a shot or
+    rune, the deciding side's otherwise (``shooter`` is that side, 0 = A)."""
+    value, whose = option.value, f"pour{NBSP}{SIDE_NAMES[shooter]}"
+    if value is None:
+        return ""
+    if option.measure == P_PUSH:
+        return f"{exact_percent(value)} de recul {whose}"
+    if option.measure == EXPECTED_POINTS:
+        return f"{exact_points(value)}{NBSP}point espéré {whose}"
+    if option.measure == P_SUCCESS:
+        critical = option.critical
+        extra = f", critique {exact_percent(critical)}" if critical is not None else ""
+        return f"{exact_percent(value)} de réussite{extra}"
+    if option.measure == WORTH:
+        each = " par tir, jusqu’à trois" if option.note.startswith("per shot") else ""
+        return f"vaut {exact_points(value)}{NBSP}point {whose}{each}"
+    if option.measure == GAIN:
+        return f"gain {exact_points(value)}{NBSP}point {whose}"
+    return ""
