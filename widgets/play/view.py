@@ -28,9 +28,11 @@ def make_board(
     on_action: Callable[[str], None],
     *,
     interactive: bool = True,
+    compact: bool = False,
 ) -> Board:
-    """The book's live :class:`~akvo_widgets.board.Board`, its clicks sent to ``on_action``."""
-    board = Board(state, viewer=viewer, interactive=interactive)
+    """The book's live :class:`~akvo_widgets.board.Board`, its clicks sent to ``on_action``
+    (``compact``: the sticky board of the pages where one decides under it, on a phone)."""
+    board = Board(state, viewer=viewer, interactive=interactive, compact=compact)
     board.on_action(on_action)
     return board
 
