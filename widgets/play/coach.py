@@ -95,7 +95,7 @@ def chance_text(chance: OptionChance) -> str:
 
 def advice_note(values: DecisionValues) -> str:
     """What the exact values assume, and the « normal » bot's choice, in French."""
-    return french(f"Valeurs exactes : {values.assumption_fr}.")
+    return french(f"Valeurs exactes : {values.assumption_fr}.".replace("'", "’"))
 
 
 def suggestion_text(state: MatchState, values: DecisionValues) -> str:
