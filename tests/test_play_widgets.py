@@ -13,6 +13,7 @@ from akvo.match import new_match, play_match, replay
 from akvo.match.phases import Phase
 from akvo.match.preview import target_values
 from akvo_widgets.formatting import decimal, percent
+from akvo_widgets.play.coach import small_percent, small_points
 from akvo_widgets.play.decisions import OrdersComposer, action_css
 from akvo_widgets.play.game import HOT_SEAT, MatchGame, result_text
 from akvo_widgets.play.labels import action_label, faces
@@ -73,9 +74,9 @@ def test_every_decision_kind_is_a_button_for_each_legal_action() -> None:
                     assert action_css(action) in button._dom_classes
                     if action in values:
                         shown = (
-                            decimal(values[action], 2)
+                            small_points(values[action])
                             if "chest" in action
-                            else percent(values[action])
+                            else small_percent(values[action])
                         )
                         assert shown in button.description
             before = len(state.history)
@@ -130,7 +131,7 @@ def test_hot_seat_hides_a_orders_from_b() -> None:
     assert game.decisions.children == (game.curtain,)
     assert "cachés" in game.prompt.value
     game.curtain.click()
-    assert game.decisions.children == (composer,)
+    assert game.decisions.children[0] is composer
     assert composer.action == "orders AAAA AA"  # nothing of A's choice shows
     assert "TAAA" not in game.events.value and "Tirer" not in composer.summary.value
 
@@ -287,13 +288,4 @@ def test_result_text_says_why() -> None:
     assert state.result is None
     ended = play_match(seed=3)
     text = result_text(ended)
-    assert str(ended.scores[0]) in text and ended.events[-1].split("—")[0].strip() in text
-
-
-def test_a_new_opponent_takes_over_the_match_in_progress() -> None:
-    game = MatchGame(opponent=HOT_SEAT, seed=2)
-    game.composer.confirm.click()
-    assert game.state.current_player == 1  # B programs: nobody plays for B in hot seat
-    game.opponent_choice.value = "random"
-    assert game.bot is not None
-    assert game.state.current_player == 0 and game.state.phase == Phase.ACTIVATE
+    assert str(max(ended.scores)) in text and f"Victoire de {ended.result}" in text

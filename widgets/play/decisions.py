@@ -56,9 +56,10 @@ def option_values(state: MatchState) -> dict[str, str]:
     return {}
 
 
-def option_labels(state: MatchState) -> dict[str, str]:
-    """Each legal action's French label, with its exact value where it has one."""
-    values = option_values(state)
+def option_labels(state: MatchState, texts: dict[str, str] | None = None) -> dict[str, str]:
+    """Each legal action's French label, with its exact value where it has one (``texts``:
+    action → value text, by default :func:`option_values`)."""
+    values = option_values(state) if texts is None else {a: t for a, t in texts.items() if t}
     labels = {}
     for action in state.legal_actions():
         label = action_label(state, action)
@@ -150,9 +151,12 @@ class ActionButtons:
         if index < len(self.actions):
             self.on_action(self.actions[index])
 
-    def show(self, state: MatchState) -> dict[str, widgets.Button]:
-        """Label the first buttons with the legal actions of ``state``; returns them."""
-        labels = option_labels(state)
+    def show(
+        self, state: MatchState, texts: dict[str, str] | None = None
+    ) -> dict[str, widgets.Button]:
+        """Label the first buttons with the legal actions of ``state`` (and ``texts``, their
+        values: :func:`option_labels`); returns them."""
+        labels = option_labels(state, texts)
         shown: dict[str, widgets.Button] = {}
         for index, (action, label) in enumerate(labels.items()):
             button = self._button(index)

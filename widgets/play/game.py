@@ -9,14 +9,18 @@ result all come from the engine.
 from __future__ import annotations
 
 import random
+import threading
 from html import escape
 
 import ipywidgets as widgets
 
+from akvo.coach import DecisionValues, OptionChance, decision_values
 from akvo.errors import AkvoError
 from akvo.match import MatchState, Phase, new_match
 from akvo.match.board import SIDE_NAMES
+from akvo.match.geometry import mages_in_enemy_half
 
+from ..formatting import french
 from ..game_view import (
     log_html,
     make_board,
@@ -24,7 +28,17 @@ from ..game_view import (
     status_html,
     typeset,
 )
+from .coach import (
+    ChanceWorker,
+    advice_note,
+    chance_text,
+    estimate_note,
+    suggestion_text,
+    value_text,
+    warm_up,
+)
 from .decisions import ACTION_CLASS, ActionButtons, OrdersComposer
+from .labels import orders_label
 from .opponents import Bot, bot_choices, default_bot, make_opponent
 from .records import RecordError, download_link, load_record
 from .refusals import move_refusal
@@ -43,30 +57,34 @@ STYLE = """<style>
 .akvo-play-result { font-weight: bold; }
 .akvo-play svg { max-width: 100%; height: auto; }
 </style>"""
-RESULT_WHY = {
-    "score": "au score",
-    "half": "à égalité de points, au nombre de mages dans la moitié adverse",
-    "draw": "égalité de points et de mages dans la moitié adverse",
-}
 
 
 def result_text(state: MatchState) -> str:
-    """The result and why, from the engine's final events."""
-    a, b = state.scores
-    if state.result == "draw":
-        head = f"Match nul, {a} à {b}"
-    else:
-        head = f"Victoire de {state.result}, {a} à {b}"
-    why = RESULT_WHY.get(state.reason, state.reason)
+    """The result and why, the winner named once with its score first (R25)."""
+    a = state.scores[0]
     extra = " après les deux tours supplémentaires au palier IV" if state.turn > 8 else ""
-    return typeset(f"{head} — {why}{extra}. {state.events[-1]}")
+    if state.result == "draw":
+        return typeset(
+            f"Match nul, {a} à {a}{extra} : autant de mages de chaque camp dans la moitié adverse."
+        )
+    winner = SIDE_NAMES.index(state.result)
+    mine, theirs = state.scores[winner], state.scores[1 - winner]
+    if state.reason == "half":
+        halves = [mages_in_enemy_half(state.rows, side) for side in (0, 1)]
+        return typeset(
+            f"Victoire de {state.result} : égalité de points ({mine} partout){extra}, "
+            f"départagée au nombre de mages dans la moitié adverse, "
+            f"{halves[winner]} contre {halves[1 - winner]}."
+        )
+    return typeset(f"Victoire de {state.result}, {mine} à {theirs} au score{extra}.")
 
 
 class MatchGame(widgets.VBox):  # type: ignore[misc]
     """A whole match in the page: against a bot (``opponent`` a bot name) or hot seat.
 
     ``human`` is the side the reader plays against a bot (0 = A, 1 = B); ``seed`` fixes the
-    dice and the bot, so that a match can be reproduced.
+    dice and the bot, so that a match can be reproduced; ``estimates=False`` leaves out the
+    estimated win chances (the exact values stay, behind the « Conseils » switch).
     """
 
     def __init__(
@@ -76,6 +94,7 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
         opponent: str | None = None,
         human: int = 0,
         seed: int | None = None,
+        estimates: bool = True,
     ) -> None:
         choices = bot_choices()
         self.opponent_choice = widgets.Dropdown(
@@ -92,8 +111,8 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
         self.new_button = widgets.Button(description="Nouveau match")
         self.new_button.add_class("akvo-play-new")
         self.new_button.on_click(lambda _: self.start())
-        self.opponent_choice.observe(lambda _change: self._continue(), "value")
-        self.side_choice.observe(lambda _change: self._continue(), "value")
+        self.opponent_choice.observe(lambda _change: self._setup_changed(), "value")
+        self.side_choice.observe(lambda _change: self._setup_changed(), "value")
         self.upload = widgets.FileUpload(accept=".json", multiple=False, description="Charger")
         self.upload.add_class("akvo-play-upload")
         self.upload.observe(self._on_upload, "value")
@@ -119,6 +138,21 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
         self.save_button.on_click(lambda _: self._prepare_save())
         self.composer = OrdersComposer(self.play)
         self.action_buttons = ActionButtons(self.play)
+        self.coach_switch = widgets.Checkbox(value=True, description="Conseils", indent=False)
+        self.coach_switch.add_class("akvo-play-coach-switch")
+        self.coach_switch.observe(lambda _change: self._render_decisions(), "value")
+        self.advice = widgets.HTML()
+        self.advice.add_class("akvo-play-advice")
+        self.estimate_orders = widgets.Button(description="Estimer mes ordres")
+        self.estimate_orders.add_class("akvo-play-estimate-orders")
+        self.estimate_orders.on_click(lambda _: self._estimate_orders())
+        self.orders_chances = widgets.HTML()
+        self.orders_chances.add_class("akvo-play-orders-chances")
+        self._lock = threading.RLock()  # the chance worker reports under it
+        self._worker: ChanceWorker | None = None
+        self._labels: dict[str, str] = {}
+        self._values: DecisionValues | None = None
+        warm_up()
         self.curtain = widgets.Button(description="")
         self.curtain.add_class(ACTION_CLASS)
         self.curtain.add_class("akvo-play-curtain")
@@ -127,17 +161,29 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
         self.buttons: dict[str, widgets.Button] = {}
 
         self.seed = seed
+        self.estimates = estimates  # the win chances beside the options (rollouts in a thread)
         self.state = state if state is not None else new_match()
         self.rng = random.Random(seed)
         self.bot: Bot | None = None
+        self._hot_seat = (opponent or default_bot()) == HOT_SEAT
+        self._human = human
         self.rolls: list[tuple[str, str]] = []
-        self.board = make_board(self.state, None, self.play)
+        self.board = make_board(self.state, None, self.play, compact=True)
         setup = widgets.HBox([self.opponent_choice, self.side_choice, self.new_button])
         setup.layout.flex_flow = "row wrap"
         files = widgets.HBox([self.upload, self.save_button, self.save])
         files.layout.flex_flow = "row wrap"
         side = widgets.VBox(
-            [self.status, self.result, self.prompt, self.decisions, self.message, self.dice]
+            [
+                self.status,
+                self.result,
+                self.prompt,
+                self.coach_switch,
+                self.decisions,
+                self.advice,
+                self.message,
+                self.dice,
+            ]
         )
         side.layout.min_width = "18em"
         side.layout.flex = "1 1 20em"
@@ -153,17 +199,21 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
     # --- who plays -------------------------------------------------------------------------
     @property
     def hot_seat(self) -> bool:
-        return bool(self.opponent_choice.value == HOT_SEAT)
+        """Whether the match in progress is hot seat (the controls apply at the next match)."""
+        return self._hot_seat
 
     @property
     def human(self) -> int:
-        return int(self.side_choice.value)
+        """The reader's side in the match in progress."""
+        return self._human
 
     def is_human_turn(self) -> bool:
         player = self.state.current_player
         return player in (0, 1) and (self.hot_seat or player == self.human)
 
     def _configure(self) -> None:
+        self._hot_seat = self.opponent_choice.value == HOT_SEAT
+        self._human = int(self.side_choice.value)
         self.bot = None if self.hot_seat else make_opponent(self.opponent_choice.value, self.seed)
         viewer = None if self.hot_seat else self.human
         self.board.players = None if viewer is None else (viewer,)  # no choices at a bot's turn
@@ -178,10 +228,9 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
         self._configure()
         self._advance()
 
-    def _continue(self) -> None:
-        """A new opponent or side takes over the match in progress."""
-        self._configure()
-        self._advance()
+    def _setup_changed(self) -> None:
+        """The opponent and side apply at « Nouveau match », never to the match in progress."""
+        self._say("Ce choix s’appliquera au prochain match : pressez « Nouveau match ».")
 
     def play(self, action: str) -> None:
         """Apply the reader's decision (a button, a key, a board click), then the bot's."""
@@ -196,6 +245,7 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
         self.message.value = ""
         self._curtain_up = False
         self._advance()
+        self.coach_switch.focus()  # never the next decision's button a second Enter would fire
 
     def _advance(self) -> None:
         """Play dice and bot decisions until a human must decide (or the match ends)."""
@@ -263,8 +313,18 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
         self.save.value = download_link(self.state)
 
     def _render_decisions(self) -> None:
+        with self._lock:
+            self._stop_worker()
+            self._render_decisions_locked()
+
+    def _render_decisions_locked(self) -> None:
         state = self.state
         self.buttons = {}
+        self.advice.value = ""
+        self.orders_chances.value = ""
+        self._values = None
+        coaching = self.coach_switch.value and not state.is_terminal() and self.is_human_turn()
+        self.coach_switch.layout.display = None if not state.is_terminal() else "none"
         if state.is_terminal():
             self.result.value = f"<p>{escape(result_text(state))}</p>"
             self.prompt.value = ""
@@ -283,6 +343,80 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
             self.composer.reset()
             self.composer.confirm.description = f"Valider les ordres de {player}"
             self.decisions.children = [self.composer]
+            if coaching:
+                self._values = decision_values(state)
+                self.advice.value = f"<p>{escape(suggestion_text(state, self._values))}</p>"
+                self.decisions.children = [self.composer, self.estimate_orders, self.orders_chances]
         else:
-            self.buttons = self.action_buttons.show(state)
+            texts: dict[str, str] = {}
+            if coaching:
+                self._values = decision_values(state)
+                texts = {option.action: value_text(option) for option in self._values}
+                self.advice.value = self._advice_html(state, self._values, None)
+            self.buttons = self.action_buttons.show(state, texts)
+            self._labels = {a: b.description for a, b in self.buttons.items()}
             self.decisions.children = list(self.buttons.values())
+            if coaching and self.estimates and len(self.buttons) > 1:
+                self._start_worker(state, None)
+
+    # --- the coach -------------------------------------------------------------------------
+    def _advice_html(
+        self, state: MatchState, values: DecisionValues, rollouts: tuple[int, bool] | None
+    ) -> str:
+        lines = [advice_note(values), suggestion_text(state, values)]
+        if rollouts is None:
+            lines.append(french("Chance de gagner : estimation en cours…"))
+        else:
+            lines.append(estimate_note(*rollouts))
+        return "".join(f"<p>{escape(line)}</p>" for line in lines)
+
+    def _stop_worker(self) -> None:
+        if self._worker is not None:
+            self._worker.stop()
+            self._worker = None
+
+    def _start_worker(self, state: MatchState, options: list[str] | None) -> None:
+        worker: ChanceWorker | None = None
+
+        def report(chances: tuple[OptionChance, ...], done: bool) -> None:
+            with self._lock:
+                if self._worker is worker and worker is not None and not worker.stopped:
+                    self._show_chances(state, chances, done)
+
+        worker = ChanceWorker(state, report, options=options, seed=self.seed or 0)
+        self._worker = worker
+        worker.start()
+
+    def _show_chances(
+        self, state: MatchState, chances: tuple[OptionChance, ...], done: bool
+    ) -> None:
+        """The estimates beside each option (called by the worker, under the lock)."""
+        rollouts = chances[0].rollouts if chances else 0
+        if state.phase == Phase.ORDERS:
+            rows = "".join(
+                f"<li>{escape(french(orders_label(c.action.removeprefix('orders '))))} — "
+                f"{escape(chance_text(c))}</li>"
+                for c in chances
+            )
+            self.orders_chances.value = (
+                f'<ul class="akvo-play-orders-estimates">{rows}</ul>'
+                f"<p>{escape(estimate_note(rollouts, done))}</p>"
+            )
+            return
+        for chance in chances:
+            button = self.buttons.get(chance.action)
+            if button is not None:
+                button.description = f"{self._labels[chance.action]} · {chance_text(chance)}"
+        if self._values is not None:
+            self.advice.value = self._advice_html(state, self._values, (rollouts, done))
+
+    def _estimate_orders(self) -> None:
+        """The win chance of the reader's programme beside the « normal » bot's."""
+        state = self.state
+        if state.phase != Phase.ORDERS or not self.is_human_turn() or self._values is None:
+            return
+        options = list(dict.fromkeys([self._values.suggestion, self.composer.action]))
+        with self._lock:
+            self._stop_worker()
+            self.orders_chances.value = f"<p>{escape(french('Estimation en cours…'))}</p>"
+            self._start_worker(state, options)

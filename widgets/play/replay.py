@@ -44,6 +44,14 @@ def counter_text(step: int, steps: int) -> str:
     return f"Coup {step} sur {steps}"
 
 
+def step_head(step: int) -> str:
+    """The side panel says which step it describes: the one that led to the board shown."""
+    return (
+        f'<p class="akvo-replay-step-head">Le plateau montre la position après le coup '
+        f"{step}{NBSP}; voici ce coup{NBSP}:</p>"
+    )
+
+
 def step_html(before: MatchState, action: str) -> str:
     """The move from ``before``: the options that were open and the one chosen, or dice."""
     if before.is_chance_node():
@@ -205,7 +213,7 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]
         else:
             assert self.record is not None
             action = self.record["actions"][self.step - 1]
-            self.detail.value = step_html(self.states[self.step - 1], action)
+            self.detail.value = step_head(self.step) + step_html(self.states[self.step - 1], action)
 
     @classmethod
     def example(cls, seed: int = EXAMPLE_SEED) -> ReplayViewer:
