@@ -340,6 +340,9 @@ def test_every_lesson_move_of_the_reader_is_the_best_or_said_to_be_a_demonstrati
 
 
 def test_the_buttons_show_each_exact_value_for_its_side_and_the_switch_hides_them() -> None:
+    orders = Tutorial()  # the orders: no exact number, the normal bot's programme
+    suggestion = decision_values(orders.state).suggestion
+    assert suggestion == "orders ATTT AA" and "Kitesurfeur tirer" in orders.assumption.value
     tutorial = _at(4)  # the target: P(push) for A
     values = _dv(tutorial.state)
     button = tutorial.buttons["shoot surfeur"]

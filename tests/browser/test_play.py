@@ -91,7 +91,10 @@ def test_the_first_turn_is_completed_with_clicks_and_keys(page: Page, base_url: 
             else:
                 button.click()
     expect(progress).to_have_text(_same_text(progress_text(len(LESSON))), timeout=WAIT)
-    expect(page.locator("a.akvo-tutorial-next")).to_have_attribute("href", "jouer-un-match.ipynb")
+    link = page.locator("a.akvo-tutorial-next")
+    expect(link).to_have_attribute("href", "jouer-un-match.ipynb")
+    expect(link).to_have_css("text-decoration-line", "underline")  # it looks like a link
+    expect(page.locator(".akvo-tutorial-restart")).to_be_visible()
     a, b = lesson_scores()
     expect(page.locator(".akvo-tutorial .akvo-play-status-line")).to_contain_text(
         re.compile(rf"A\s{a}\s–\s{b}\sB")

@@ -405,6 +405,10 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
         if state.phase == Phase.ORDERS:
             self.composer.reset()
             self.decisions.children = [self.composer]
+            if self.advice.value:  # no exact number for orders: the normal bot's programme
+                suggestion = action_label(state, decision_values(state).suggestion)
+                advice = f"Conseil : le bot « normal » programmerait « {suggestion} »."
+                self.assumption.value = f"<p>{escape(french(advice))}</p>"
             return
         self.buttons = self.action_buttons.show(state)
         self.decisions.children = list(self.buttons.values())
