@@ -54,7 +54,8 @@ def test_no_chart_toolbar_and_no_null_tooltip() -> None:
 
 def test_glossary_terms_stand_on_their_own_line() -> None:
     html = glossary.glossary_html()
-    assert ".akvo-glossary dt { float: none;" in html
+    assert ".akvo-glossary dt { float: none; width: auto;" in html
+    assert ".akvo-glossary dd { float: none; width: auto;" in html
     assert html.index("<style>") < html.index("<dl class='akvo-glossary'>")
 
 
