@@ -351,11 +351,12 @@ BY_ANCHOR = {t.anchor: t for t in TERMS}
 _TITLES = {ch.file: ch.title for ch in CHAPTERS}
 
 
-#: JupyterLab floats each <dt> beside its <dd> at a fixed width: a long term (« Camp
+#: JupyterLab floats each <dt> and <dd> side by side at fixed widths: a long term (« Camp
 #: avantagé ») then prints over its definition on a phone. Each term goes on its own line.
+#: (Kept out of :func:`french`, whose spaces before « : » and « ; » would void the CSS.)
 _STYLE = """<style>
 .akvo-glossary dt { float: none; width: auto; margin: 0.9em 0 0.1em; font-weight: 700; }
-.akvo-glossary dd { margin: 0 0 0 1em; }
+.akvo-glossary dd { float: none; width: auto; margin: 0 0 0 1em; }
 </style>"""
 
 
@@ -369,7 +370,7 @@ def glossary_html() -> str:
             f"<dt id='{term.anchor}'>{escape(term.term)}</dt>"
             f"<dd>{escape(term.definition)} <span class='akvo-glossary-where'>→ {link}</span></dd>"
         )
-    return french(f"{_STYLE}<dl class='akvo-glossary'>{''.join(items)}</dl>")
+    return _STYLE + french(f"<dl class='akvo-glossary'>{''.join(items)}</dl>")
 
 
 #: Voilà draws the page after the browser has looked for the #fragment: scroll to it then.

@@ -101,7 +101,7 @@ class RollCalculator(Calculator):
             prodige=self.rules.prodige,
         )
         self.result.value = odds_table(self.odds, "akvo-roll")
-        _draw_totals(self._bars, self.figure.axes[0], self.odds)
+        _draw_totals(self._bars, self.odds)
 
 
 def odds_table(odds: RollOdds, prefix: str) -> str:
@@ -136,6 +136,12 @@ def legend_html() -> str:
     return f"<div>{items}</div>"
 
 
+#: Totals labelled under the bars: one label per bar overprints its neighbours on a phone
+#: (4 to 24 is 21 labels in 330 px). On an ordinal axis bqplot honours ``num_ticks`` (every
+#: ``len // (num_ticks - 1)``-th total), not ``tick_values``.
+MAX_TICKS = 11
+
+
 def _totals_figure() -> tuple[bq.Bars, bq.Figure]:
     x = bq.OrdinalScale()
     y = bq.LinearScale(min=0.0)
@@ -149,7 +155,9 @@ def _totals_figure() -> tuple[bq.Bars, bq.Figure]:
         display_legend=False,  # inside the plot it hid the bars: an HTML legend sits above
     )
     axes = [
-        bq.Axis(scale=x, label="Total obtenu", tick_style={"font-size": "10px"}),
+        bq.Axis(
+            scale=x, label="Total obtenu", tick_style={"font-size": "10px"}, num_ticks=MAX_TICKS
+        ),
         bq.Axis(scale=y, orientation="vertical", label="Chance (%)", tick_format=".0f"),
     ]
     figure = bq.Figure(
@@ -163,13 +171,8 @@ def _totals_figure() -> tuple[bq.Bars, bq.Figure]:
     return bars, figure
 
 
-#: Totals labelled under the bars at most: one label per bar overprints its neighbours on a
-#: phone (4 to 24 is 21 labels in 330 px); the others are every second or third total.
-MAX_TICKS = 11
-
-
-def _draw_totals(bars: bq.Bars, axis: bq.Axis, odds: RollOdds) -> None:
-    """Set the bars' data in place, one stacked colour per outcome, and the labelled totals."""
+def _draw_totals(bars: bq.Bars, odds: RollOdds) -> None:
+    """Set the bars' data in place, one stacked colour per outcome."""
     totals = sorted(odds.totals)
     layers: list[list[float]] = [[], [], []]
     for total in totals:
@@ -183,8 +186,6 @@ def _draw_totals(bars: bq.Bars, axis: bq.Axis, odds: RollOdds) -> None:
         )
         for index, layer in enumerate(layers):
             layer.append(share if index == band else 0.0)
-    step = -(-len(totals) // MAX_TICKS)
     with bars.hold_sync():
         bars.x = totals
         bars.y = layers
-    axis.tick_values = totals[::step]
