@@ -302,9 +302,9 @@ def best_worth(state: MatchState, side: int, character: int, row: int | None = N
 def _best(state: MatchState, side: int, character: int, mine: int, theirs: int, at: int) -> float:
     """:func:`best_worth` with the effects of each side (``mine``: the shooter's) and the
     shooter's row. The bots' hottest function (several calls per decision):
-    :func:`akvo.match.geometry.mage_distance` is inlined, which saves a call per target
-    (:func:`_base`, once per call, is not); ``tests/test_bots.py`` checks it against
-    :func:`target_worths`."""
+    :func:`akvo.match.geometry.mage_distance` and :func:`_worth` are inlined, which saves
+    two calls per target (:func:`_base`, once per call, is not); ``tests/test_bots.py``
+    checks it against :func:`target_worths`."""
     rules = state.rules
     last = _LAST[0]
     table = last[1].shots if last is not None and last[0] is rules else _worths_of(rules).shots
@@ -322,7 +322,9 @@ def _best(state: MatchState, side: int, character: int, mine: int, theirs: int, 
             index = base + distance * _DISTANCE + res[guard + target] * _RESILIENCE
             if target == KITESURFEUR:
                 index += spin
-            worth = _worth(table, rules, index)
+            worth = table[index]  # _worth inlined (hot loop): a call less per target
+            if worth < 0.0:
+                worth = _fill(table, rules, index)
             if worth > best:
                 best = worth
     if state.trident and character == PLONGEUR:
@@ -474,7 +476,9 @@ def _best_of(
         index = base + (packed >> 1)
         if packed & 1:
             index += spin
-        worth = _worth(table, rules, index)
+        worth = table[index]  # _worth inlined, as in _best: this loop runs per effect tried
+        if worth < 0.0:
+            worth = _fill(table, rules, index)
         if worth > best:
             best = worth
     return best
