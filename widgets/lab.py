@@ -465,7 +465,7 @@ class Balance(w.VBox):
         self.bot = c.dropdown("Bot", BOT_CHOICES, "greedy", "akvo-lab-balance-bot")
         self.matches = c.slider("Matchs par paire", 2, 200, matches, "akvo-lab-balance-matches")
         self.effect_matches = c.slider(
-            "Matchs rejoués sans chaque rune ou Ultime",
+            "Matchs rejoués",
             0,
             50,
             effect_matches,
@@ -526,8 +526,8 @@ class Balance(w.VBox):
         ranked = sorted(report.team_results, key=lambda t: -t.p_win.estimate)
         rows = [
             [
-                c.cell(PRESET_TEAMS[t.team].name if t.team in PRESET_TEAMS else t.team),
-                c.cell(f"{integer(t.wins)} · {integer(t.draws)} · {integer(t.losses)}"),
+                c.cell(short_name(t.team) if t.team in PRESET_TEAMS else t.team),
+                c.cell(_nowrap(f"{integer(t.wins)} · {integer(t.draws)} · {integer(t.losses)}")),
                 c.cell(percent(t.p_win.estimate), f"akvo-lab-balance-team-{t.team}"),
                 c.cell(french(f"de {percent(t.p_win.low)} à {percent(t.p_win.high)}")),
             ]
@@ -536,7 +536,9 @@ class Balance(w.VBox):
         edge = report.first_edge
         self.teams_table.value = (
             "<div style='overflow-x:auto'>"
-            + c.table(["Équipe", "V · N · D", "Victoires", "Intervalle à 95 %"], rows)
+            + c.table(
+                ["Équipe", "V\u00a0·\u00a0N\u00a0·\u00a0D", "Victoires", "Intervalle à 95 %"], rows
+            )
             + "</div>"
             + french(
                 "<p>Avantage du camp qui active en premier (R9), sur tous les matchs : "
@@ -548,7 +550,7 @@ class Balance(w.VBox):
             [
                 c.cell(e.label),
                 c.cell(integer(e.times)),
-                c.cell(f"{integer(e.matches_played)} sur {integer(e.matches)}"),
+                c.cell(_nowrap(f"{integer(e.matches_played)} sur {integer(e.matches)}")),
                 c.cell(_signed_percent(e.effect.estimate), f"akvo-lab-balance-{e.item}"),
                 c.cell(
                     french(f"de {_signed_percent(e.effect.low)} à {_signed_percent(e.effect.high)}")
@@ -578,6 +580,10 @@ class Balance(w.VBox):
             f"Terminé : {integer(pairs)} paires de {integer(report.n)} matchs, bot "
             f"« {BOTS[report.bot]} »."
         )
+
+
+def _nowrap(text: str) -> str:
+    return f"<span style='white-space:nowrap'>{text}</span>"
 
 
 def _signed_percent(value: float) -> str:

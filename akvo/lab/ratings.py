@@ -33,6 +33,7 @@ def bradley_terry(
     """The rating of each player with its 95 % interval (``anchor``, default the first
     player named, is 0 exactly)."""
     import numpy as np  # on first use: ``import akvo.lab`` stays light
+
     players: list[str] = []
     for a, b, points, matches in pairings:
         if matches <= 0 or not 0 <= points <= matches or a == b:
@@ -73,6 +74,7 @@ def _derivatives(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Gradient and Hessian of the log-likelihood at ``rating``."""
     import numpy as np
+
     size = len(index)
     gradient, hessian = np.zeros(size), np.zeros((size, size))
     for a, b, points, matches in pairings:
