@@ -203,3 +203,28 @@ def test_a_whole_match_by_first_buttons_still_ends() -> None:
         (first.confirm if isinstance(first, OrdersComposer) else first).click()
     assert result_text(game.state) in game.result.value.replace("&#x27;", "'")
     assert game._worker is None
+
+
+# --- issue 19.3: the analysis in « Revoir un match » ------------------------------------------
+
+
+@pytest.mark.slow
+def test_the_replay_analysis_shows_akvo_coachs_curve_and_jumps_to_a_flagged_move() -> None:
+    from akvo.coach import analyse
+    from akvo_widgets.play.analysis_panel import PAGE_ROLLOUTS
+    from akvo_widgets.play.replay import ReplayViewer
+
+    record = play_match(11).record()
+    viewer = ReplayViewer(record)
+    viewer.analysis.start(wait=True)
+    expected = analyse(record, rollouts=PAGE_ROLLOUTS, workers=0, progress=False)
+    curve = expected.curve()
+    assert list(viewer.analysis.line.y) == [p.p_a for p in curve]
+    assert list(viewer.analysis.line.x) == [p.coup for p in curve]
+    flagged = [row for row in expected.decisions if row.verdict]
+    assert len(viewer.analysis.flagged.children) == len(flagged)
+    assert viewer.analysis.progress.value == viewer.analysis.progress.max
+    if flagged:
+        viewer.analysis.flagged.children[0].click()
+        assert viewer.step == flagged[0].coup
+        assert f"Coup {flagged[0].coup}," in viewer.analysis.explanation.value
