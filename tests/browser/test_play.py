@@ -186,9 +186,7 @@ def test_a_reload_offers_to_resume_the_match_and_refuses_a_tampered_one(
 ) -> None:
     open_widget_page(page, base_url, "jouer-un-match.ipynb", ".akvo-play-orders-confirm")
     page.locator(".akvo-play-orders-confirm").click()
-    expect(page.locator(".akvo-play-decisions .akvo-play-action").first).to_be_visible(
-        timeout=WAIT
-    )
+    expect(page.locator(".akvo-play-decisions .akvo-play-action").first).to_be_visible(timeout=WAIT)
     page.wait_for_function(
         "() => (localStorage.getItem('akvo-match:jouer-un-match') || '').includes('orders')",
         timeout=WAIT,
