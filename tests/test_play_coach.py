@@ -5,6 +5,7 @@ own estimates, and the match behaves (issue 18.5)."""
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from fractions import Fraction
@@ -203,3 +204,51 @@ def test_a_whole_match_by_first_buttons_still_ends() -> None:
         (first.confirm if isinstance(first, OrdersComposer) else first).click()
     assert result_text(game.state) in game.result.value.replace("&#x27;", "'")
     assert game._worker is None
+
+
+# --- issue 19.3: the analysis in « Revoir un match » ------------------------------------------
+
+
+@pytest.mark.slow
+def test_the_replay_analysis_shows_akvo_coachs_curve_and_jumps_to_a_flagged_move() -> None:
+    from akvo.coach import analyse
+    from akvo_widgets.play.analysis_panel import PAGE_ROLLOUTS
+    from akvo_widgets.play.replay import ReplayViewer
+
+    record = play_match(11).record()
+    viewer = ReplayViewer(record)
+    viewer.analysis.start(wait=True)
+    expected = analyse(record, rollouts=PAGE_ROLLOUTS, workers=0, progress=False)
+    curve = expected.curve()
+    assert list(viewer.analysis.line.y) == [p.p_a for p in curve]
+    assert list(viewer.analysis.line.x) == [p.coup for p in curve]
+    flagged = [row for row in expected.decisions if row.verdict]
+    assert len(viewer.analysis.flagged.children) == len(flagged)
+    assert viewer.analysis.progress.value == viewer.analysis.progress.max
+    if flagged:
+        viewer.analysis.flagged.children[0].click()
+        assert viewer.step == flagged[0].coup
+        assert f"Coup {flagged[0].coup}," in viewer.analysis.explanation.value
+
+
+# --- issue 19.5: a match kept in the browser -------------------------------------------------
+
+
+def test_a_match_in_progress_is_kept_and_resumed_and_a_tampered_one_refused() -> None:
+    game = MatchGame(seed=9, estimates=False)
+    assert game.keeper.to_store == "" and not game.keeper.guard
+    game.composer.confirm.click()
+    kept = game.keeper.to_store
+    assert game.keeper.guard and json.loads(kept)["actions"] == game.state.record()["actions"]
+    fresh = MatchGame(seed=1, estimates=False)
+    fresh.keeper.saved = kept  # what the browser hands back on a reload
+    assert fresh.can_resume
+    fresh.resume_button.click()
+    assert not fresh.can_resume
+    assert fresh.state.to_json() == game.state.to_json()
+    other = MatchGame(seed=1, estimates=False)
+    other.keeper.saved = kept.replace('"actions": [', '"actions": ["shoot chest", ', 1)
+    before = other.state.to_json()
+    other.resume_button.click()
+    assert other.state.to_json() == before and "ne peut pas être repris" in other.message.value
+    assert other.keeper.to_store == ""

@@ -133,7 +133,7 @@ def test_a_whole_match_against_the_normal_bot_then_its_replay(
         if page.locator(".akvo-play-result p").count():
             break
         _press_first_button(page, by_keyboard=decision % 2 == 0)
-    expect(result).to_contain_text("Fin du match", timeout=WAIT)
+    expect(result).to_contain_text(re.compile("Victoire|Match nul"), timeout=WAIT)
     screenshot(page, screenshots, "jouer-un-match-fin.ipynb")
 
     with page.expect_download() as download:
@@ -163,3 +163,55 @@ def test_a_whole_match_against_the_normal_bot_then_its_replay(
     expect(status).to_contain_text(re.compile(rf"A\s{a}\s–\s{b}\sB"))
     page.locator(".akvo-replay-back").press("Enter")
     expect(counter).to_have_text(_same_text(counter_text(steps - 1, steps)), timeout=WAIT)
+
+
+def test_the_coach_shows_values_and_win_chances_and_the_switch_hides_them(
+    page: Page, base_url: str
+) -> None:
+    """Every decision button carries its exact value, the estimated win chances arrive
+    beside them without any click, and « Conseils » unchecked takes every number away."""
+    open_widget_page(page, base_url, "jouer-un-match.ipynb", ".akvo-play-orders-confirm")
+    expect(page.locator(".akvo-play-advice")).to_contain_text("programmerait", timeout=WAIT)
+    page.locator(".akvo-play-orders-confirm").click()
+    buttons = page.locator(".akvo-play-decisions .akvo-play-action")
+    expect(buttons.first).to_contain_text("victoire ≈", timeout=WAIT)
+    expect(page.locator(".akvo-play-advice")).to_contain_text("parties simulées")
+    expect(page.locator(".akvo-play-coach-switch input")).to_be_focused()
+    page.locator(".akvo-play-coach-switch input").uncheck()
+    expect(page.locator(".akvo-play-advice")).to_have_text("")
+    for index in range(buttons.count()):
+        expect(buttons.nth(index)).not_to_contain_text("victoire")
+        expect(buttons.nth(index)).not_to_contain_text(" — ")
+
+
+def test_a_reload_offers_to_resume_the_match_and_refuses_a_tampered_one(
+    page: Page, base_url: str
+) -> None:
+    open_widget_page(page, base_url, "jouer-un-match.ipynb", ".akvo-play-orders-confirm")
+    page.locator(".akvo-play-orders-confirm").click()
+    expect(page.locator(".akvo-play-decisions .akvo-play-action").first).to_be_visible(timeout=WAIT)
+    page.wait_for_function(
+        "() => (localStorage.getItem('akvo-match:jouer-un-match') || '').includes('orders')",
+        timeout=WAIT,
+    )
+    moves = _moves(page)
+    page.once("dialog", lambda dialog: dialog.accept())  # leaving asks first
+    open_widget_page(page, base_url, "jouer-un-match.ipynb", ".akvo-play-orders-confirm")
+    resume = page.locator(".akvo-play-resume")
+    expect(resume).to_be_visible(timeout=WAIT)
+    resume.click()
+    expect(page.locator(".akvo-play-status-line").first).to_have_attribute(
+        "data-moves", moves, timeout=WAIT
+    )
+    page.evaluate(
+        """() => localStorage.setItem('akvo-match:jouer-un-match',
+             localStorage.getItem('akvo-match:jouer-un-match').replace('"actions": [',
+             '"actions": ["shoot chest", '))"""
+    )
+    page.once("dialog", lambda dialog: dialog.accept())
+    open_widget_page(page, base_url, "jouer-un-match.ipynb", ".akvo-play-orders-confirm")
+    expect(resume).to_be_visible(timeout=WAIT)
+    resume.click()
+    expect(page.locator(".akvo-play-message")).to_contain_text(
+        "ne peut pas être repris", timeout=WAIT
+    )

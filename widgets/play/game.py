@@ -38,9 +38,10 @@ from .coach import (
     warm_up,
 )
 from .decisions import ACTION_CLASS, ActionButtons, OrdersComposer
+from .keeper import MatchKeeper
 from .labels import orders_label
 from .opponents import Bot, bot_choices, default_bot, make_opponent
-from .records import RecordError, download_link, load_record
+from .records import RecordError, download_link, load_record, record_json
 from .refusals import move_refusal
 
 HOT_SEAT = "hot seat"
@@ -152,6 +153,11 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
         self._worker: ChanceWorker | None = None
         self._labels: dict[str, str] = {}
         self._values: DecisionValues | None = None
+        self.keeper = MatchKeeper(key="jouer-un-match")
+        self.keeper.observe(lambda _change: self._offer_resume(), "saved")
+        self.resume_button = widgets.Button(description="Reprendre le match")
+        self.resume_button.add_class("akvo-play-resume")
+        self.resume_button.on_click(lambda _: self._resume())
         warm_up()
         self.curtain = widgets.Button(description="")
         self.curtain.add_class(ACTION_CLASS)
@@ -166,10 +172,11 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
         self.rng = random.Random(seed)
         self.bot: Bot | None = None
         self._hot_seat = (opponent or default_bot()) == HOT_SEAT
+        self._human_moves = 0  # the reader's decisions in this match (kept once one is made)
         self._human = human
         self.rolls: list[tuple[str, str]] = []
         self.board = make_board(self.state, None, self.play, compact=True)
-        setup = widgets.HBox([self.opponent_choice, self.side_choice, self.new_button])
+        setup = self.setup = widgets.HBox([self.opponent_choice, self.side_choice, self.new_button])
         setup.layout.flex_flow = "row wrap"
         files = widgets.HBox([self.upload, self.save_button, self.save])
         files.layout.flex_flow = "row wrap"
@@ -190,7 +197,7 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
         self.board.layout.flex = "1 1 22em"
         main = widgets.HBox([self.board, side])
         main.layout.flex_flow = "row wrap"
-        super().__init__([widgets.HTML(STYLE), setup, main, self.events, files])
+        super().__init__([widgets.HTML(STYLE), self.keeper, setup, main, self.events, files])
         self.add_class("akvo-play")
         self.add_class("akvo-widget")
         self._configure()
@@ -225,6 +232,7 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
         self.state = state if state is not None else new_match()
         self.rolls = []
         self.message.value = ""
+        self._human_moves = 0
         self._configure()
         self._advance()
 
@@ -244,6 +252,7 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
             return
         self.message.value = ""
         self._curtain_up = False
+        self._human_moves += 1
         self._advance()
         self.coach_switch.focus()  # never the next decision's button a second Enter would fire
 
@@ -305,7 +314,44 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
             self._prepare_save()
         elif self.save.value:
             self.save.value = ""  # a link to an older position would save the wrong match
+        self._keep()
         self.status.value = status_html(state)
+
+    # --- kept in the browser (issue 19.5) ---------------------------------------------------
+    def _keep(self) -> None:
+        in_progress = not self.state.is_terminal() and self._human_moves > 0
+        self.keeper.to_store = record_json(self.state) if in_progress else ""
+        self.keeper.guard = in_progress
+
+    def _offer_resume(self) -> None:
+        """The browser held a match: offer it, unless one is already under way here."""
+        shown = bool(self.keeper.saved) and self._human_moves == 0
+        self._show_resume(shown)
+        if shown:
+            self._say("Un match en cours a été gardé dans ce navigateur : « Reprendre le match ».")
+
+    def _show_resume(self, shown: bool) -> None:
+        """The button is in the page only while a kept match can be resumed."""
+        controls = [self.opponent_choice, self.side_choice, self.new_button]
+        self.setup.children = [*controls, self.resume_button] if shown else controls
+
+    @property
+    def can_resume(self) -> bool:
+        return self.resume_button in self.setup.children
+
+    def _resume(self) -> None:
+        self._show_resume(False)
+        try:
+            _record, state = load_record(self.keeper.saved.encode("utf-8"))
+        except RecordError as error:
+            self.keeper.saved = ""
+            self.keeper.to_store = ""
+            self._say(f"Le match gardé ne peut pas être repris : {error}")
+            return
+        self.start(state)
+        self._human_moves = 1
+        self._keep()
+        self._say("Match repris là où vous l’aviez laissé.")
 
     def _prepare_save(self) -> None:
         """The download link of the match as it stands, built on demand: encoding the whole

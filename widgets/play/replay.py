@@ -20,6 +20,7 @@ from akvo.match.board import SIDE_NAMES
 
 from ..formatting import NBSP, french, percent
 from ..game_view import log_html, make_board, status_html, typeset
+from .analysis_panel import AnalysisPanel
 from .game import STYLE
 from .labels import action_label, faces
 from .odds import ULTIME_NOTE, decision_values
@@ -133,6 +134,7 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]
         self.states: list[MatchState] = []
         self.record: dict[str, Any] | None = None
         self.board = make_board(new_match(), None, lambda _action: None, interactive=False)
+        self.analysis = AnalysisPanel(lambda: self.record, self.go)
         self.board.layout.flex = "1 1 22em"
         controls = widgets.HBox([self.first, self.back, self.forward, self.last])
         controls.layout.flex_flow = "row wrap"
@@ -148,6 +150,7 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]
                 controls,
                 self.slider,
                 main,
+                self.analysis,
                 self.events,
             ]
         )
@@ -173,6 +176,7 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]
         """Show a record (already checked by the engine) from its last position."""
         self.record = record
         self.states = replay_states(record)
+        self.analysis.reset()
         self.slider.max = self.steps
         self.message.value = (
             f"<p>Match chargé{NBSP}: {self.steps} coups et jets. "
