@@ -17,8 +17,8 @@ from akvo.match import MatchState, play_match
 from akvo.match.phases import Phase
 from akvo.match.preview import target_values
 from akvo.resolution import is_critical, is_success
-from akvo_widgets.formatting import french, percent
-from akvo_widgets.play.coach import chance_text, small_percent, small_points, value_text
+from akvo_widgets.formatting import exact_percent, french, percent
+from akvo_widgets.play.coach import chance_text, small_points, value_text
 from akvo_widgets.play.decisions import OrdersComposer
 from akvo_widgets.play.game import HOT_SEAT, MatchGame, result_text
 from akvo_widgets.play.labels import action_label
@@ -91,7 +91,7 @@ def _check_relance(state: MatchState, labels: dict[str, str]) -> None:
         totals = [sum(r) + modifier for r in rolls]
         success = Fraction(sum(is_success(t, threshold) for t in totals), len(totals))
         critical = Fraction(sum(is_critical(t, threshold) for t in totals), len(totals))
-        expected = f"réussite {small_percent(success)}, critique {small_percent(critical)}"
+        expected = f"réussite {exact_percent(success)}, critique {exact_percent(critical)}"
         assert labels[action].endswith(expected)
 
 
@@ -138,9 +138,9 @@ def test_orders_show_the_normal_bots_programme_and_estimate_the_readers() -> Non
 
 
 def test_small_values_never_read_zero() -> None:
-    assert small_percent(Fraction(1, 10_000)) == "<\u00a00,1\u00a0%"
-    assert small_percent(Fraction(9_999, 10_000)) == ">\u00a099,9\u00a0%"
-    assert small_percent(Fraction(0)) == "0,0\u00a0%"
+    assert exact_percent(Fraction(1, 10_000)) == "<\u00a00,1\u00a0%"
+    assert exact_percent(Fraction(9_999, 10_000)) == ">\u00a099,9\u00a0%"
+    assert exact_percent(Fraction(0)) == "0,0\u00a0%"
     assert small_points(Fraction(1, 1_000)) == "<\u00a00,01\u00a0pt"
     assert small_points(Fraction(-1, 1_000)) == ">\u00a0−0,01\u00a0pt"
     assert small_points(Fraction(1, 4)) == "0,25\u00a0pt"

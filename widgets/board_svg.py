@@ -31,7 +31,7 @@ from akvo.match.state import MatchState
 from akvo.resolution import SOUFFLE_REDUCTION
 from akvo.rules import TIER_NUMERALS, lighthouse_level, miles
 
-from .formatting import decimal, percent, points_chip
+from .formatting import decimal, exact_percent, points_chip
 
 #: A cell's width and height in SVG units: taller than wide, so that an odds badge fits in
 #: the cell's lower band, under the mage it describes (never over a letter).
@@ -455,7 +455,7 @@ def odds_text(target: TargetPreview) -> str:
     """The chance shown on a target: P(push) for a mage, expected points for a chest."""
     if target.target == CHEST_NAME:
         return points_chip(target.value)
-    return percent(target.value)
+    return exact_percent(target.value)
 
 
 def badge_text(target: TargetPreview) -> str:
@@ -478,7 +478,7 @@ def target_label(target: TargetPreview, enemy: int, values: bool = True) -> str:
         chance = f"{decimal(target.value, 3)} point en moyenne"
     else:
         what = f"le {mage_label(enemy, CHAR_NAMES.index(target.target))}"
-        chance = f"recul {percent(target.value)}"
+        chance = f"recul {exact_percent(target.value)}"
     return f"Tirer sur {what}{how}" + (f" : {chance}" if values else "")
 
 

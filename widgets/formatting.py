@@ -33,6 +33,22 @@ def percent(probability: Number, digits: int = 1) -> str:
     return f"{decimal(float(probability) * 100, digits)}{NBSP}%"
 
 
+#: The least chance shown with one decimal; below it a page says « < 0,1 % ».
+LEAST_PERCENT = Fraction(1, 2000)
+
+
+def exact_percent(value: Number) -> str:
+    """A chance in French that never claims a false « 0,0 % » or « 100,0 % »: a tiny
+    positive one reads « < 0,1 % », a near-certain one « > 99,9 % »."""
+    if value == 0 or value == 1:
+        return f"{int(value * 100)}{NBSP}%"
+    if value < LEAST_PERCENT:
+        return f"<{NBSP}0,1{NBSP}%"
+    if value > 1 - LEAST_PERCENT:
+        return f">{NBSP}99,9{NBSP}%"
+    return percent(value)
+
+
 def points_chip(value: Number) -> str:
     """Expected points on a small label: ``0,49 pt``; a tiny positive value reads
     ``< 0,01 pt`` rather than a ``0,00 pt`` that would claim nothing can be scored."""

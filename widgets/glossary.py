@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from dataclasses import dataclass
 from html import escape
 from typing import Any
@@ -62,7 +63,13 @@ def slug(text: str) -> str:
 _TIERS = f"{tier_numeral(TIERS[0])} à {tier_numeral(TIERS[-1])}"
 _AID = "aide-memoire.ipynb"
 #: The rules variants the engine plays, counted from its configuration (never typed).
-_VARIANTS = f"{len(CHOICES)} ({', '.join(sorted(set(VARIANT_RULINGS[f] for f in CHOICES), key=lambda r: int(r[1:])))})"
+_VARIANT_COUNTS = Counter(VARIANT_RULINGS[field] for field in CHOICES)
+_TIMES = {2: "deux", 3: "trois"}
+_RULING_LIST = ", ".join(
+    ruling + (f" ({_TIMES[n]})" if n > 1 else "")
+    for ruling, n in sorted(_VARIANT_COUNTS.items(), key=lambda item: int(item[0][1:]))
+)
+_VARIANTS = f"{len(CHOICES)} ({_RULING_LIST})"
 _RULINGS = "arbitrages-et-variantes.ipynb"
 
 TERMS: tuple[Term, ...] = (

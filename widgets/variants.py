@@ -94,7 +94,7 @@ def weather_html(rules: RulesConfig) -> str:
     lopsided = sum((p for n, p in odds.items() if abs(n - half) >= 2), Fraction(0))
     return french(
         f"<p>Chance que chaque camp agisse en premier à exactement {half} des {turns} tours : "
-        f"{_odds(even, 'akvo-variant-weather-value')}. Chance qu’un camp soit favorisé à "
+        f"{_odds(even, 'akvo-variant-weather-value')}. Chance qu’un camp soit avantagé à "
         f"{half + 2} tours ou plus : {_odds(lopsided, 'akvo-variant-weather-lopsided')}.</p>"
     )
 

@@ -11,23 +11,10 @@ from akvo.coach import OptionValue
 from akvo.coach.values import EXPECTED_POINTS, GAIN, P_PUSH, P_SUCCESS, WORTH
 from akvo.match.board import SIDE_NAMES
 
-from ..formatting import NBSP, decimal, percent
+from ..formatting import NBSP, decimal, exact_percent
 
-#: The least chance shown with one decimal; below it the page says « < 0,1 % ».
-LEAST_PERCENT = Fraction(1, 2000)
 #: The most decimals a number of points gets; below it the page says « < 0,0001 ».
 MOST_DIGITS = 4
-
-
-def exact_percent(value: Fraction) -> str:
-    """A chance in French, never a false « 0,0 % » or « 100,0 % »."""
-    if value == 0 or value == 1:
-        return f"{int(value * 100)}{NBSP}%"
-    if value < LEAST_PERCENT:
-        return f"<{NBSP}0,1{NBSP}%"
-    if value > 1 - LEAST_PERCENT:
-        return f">{NBSP}99,9{NBSP}%"
-    return percent(value)
 
 
 def exact_points(value: Fraction) -> str:

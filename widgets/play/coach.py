@@ -23,7 +23,7 @@ from akvo.coach.values import EXPECTED_POINTS, GAIN, P_PUSH, P_SUCCESS, WORTH
 from akvo.lab.stats import proportion
 from akvo.match import MatchState
 
-from ..formatting import NBSP, decimal, french, integer, percent
+from ..formatting import NBSP, decimal, exact_percent, french, integer
 from .labels import action_label, orders_label
 
 #: Seconds the first estimates may take (the page promises « within 2 s »).
@@ -32,15 +32,6 @@ FIRST_SECONDS: Final = 1.2
 MOST_ROLLOUTS: Final = 200
 #: Rollouts per option added between two updates of the page.
 STEP: Final = 4
-
-
-def small_percent(value: Fraction | float) -> str:
-    """A probability in French, a tiny positive one never shown as ``0,0 %``."""
-    if 0 < value < Fraction(1, 2000):
-        return f"<{NBSP}0,1{NBSP}%"
-    if 1 > value > Fraction(1999, 2000):
-        return f">{NBSP}99,9{NBSP}%"
-    return percent(value)
 
 
 def small_points(value: Fraction) -> str:
@@ -62,13 +53,13 @@ def value_text(option: OptionValue) -> str:
     if value is None:
         return "ne tire pas" if option.note == "does not shoot" else ""
     if option.measure == P_PUSH:
-        text = f"{small_percent(value)} de recul"
+        text = f"{exact_percent(value)} de recul"
     elif option.measure == EXPECTED_POINTS:
         text = f"{small_points(value)} espéré"
     elif option.measure == P_SUCCESS:
-        text = f"réussite {small_percent(value)}"
+        text = f"réussite {exact_percent(value)}"
         if option.critical is not None:
-            text += f", critique {small_percent(option.critical)}"
+            text += f", critique {exact_percent(option.critical)}"
         return text
     elif option.measure == WORTH:
         if option.note == "does not shoot":
