@@ -12,8 +12,8 @@ import pytest
 from akvo.match import new_match, play_match, replay
 from akvo.match.phases import Phase
 from akvo.match.preview import target_values
-from akvo_widgets.formatting import decimal, percent
-from akvo_widgets.play.coach import small_percent, small_points
+from akvo_widgets.formatting import decimal, exact_percent, percent
+from akvo_widgets.play.coach import small_points
 from akvo_widgets.play.decisions import OrdersComposer, action_css
 from akvo_widgets.play.game import HOT_SEAT, MatchGame, result_text
 from akvo_widgets.play.labels import action_label, faces
@@ -76,7 +76,7 @@ def test_every_decision_kind_is_a_button_for_each_legal_action() -> None:
                         shown = (
                             small_points(values[action])
                             if "chest" in action
-                            else small_percent(values[action])
+                            else exact_percent(values[action])
                         )
                         assert shown in button.description
             before = len(state.history)
