@@ -960,8 +960,10 @@ ROUND_TRIP_NOTES = [
     "- **Cannot go:** the kernel's status busy/idle messages (ipywidgets' page sends a "
     "held-back change when `idle` arrives); HMAC signing costs < 0.1 ms per change (kept); "
     "the server forwards v1 frames without re-serialising them (0.3 ms in, 0.3 ms out); "
-    "nothing to batch (each message is written at once, and the number's update is the "
-    "first message each handler sends); the paint waits for the display's next frame.",
+    "nothing more to batch (each message is written at once; since 2026-12-02 the rune duel "
+    "and the chest shot send the number's update first too, and the duel's heat map only "
+    "its colours: tests/test_control_messages.py); the paint waits for the display's next "
+    "frame.",
     "- **The key fact:** the bare echo, with no engine and one label, is the floor of this "
     "stack: its p95 in the page is 19.5 ms on the idle machine (2026-12-01 16:56 UTC, the "
     "table above) and 28–33 ms at load average 6; what it spends cannot be removed without "

@@ -81,6 +81,11 @@ class RuneDuel(Calculator):
         )
 
     def _update(self, _change: Any = None) -> None:
+        # The number a reader waits for goes first (each widget's update is one message,
+        # sent when its value is set); what did not change sends nothing.
+        self.duel = duel = self.compute()
+        self.summary.value = summary(duel)
+        self.table.value = payoff_table(duel)
         is_chest = self.kind.value == "chest"
         self.interception.layout.display = "" if is_chest else "none"
         self.distance.description = "Distance du coffre" if is_chest else "Distance du tir"
@@ -90,16 +95,24 @@ class RuneDuel(Calculator):
             else ""
         )
         self.tier_label.value = f"palier {tier_numeral(tier_for_turn(self.turn.value))}"
-        self.duel = duel = self.compute()
-        self.table.value = payoff_table(duel)
-        self.summary.value = summary(duel)
-        with self._heatmap.hold_sync():
+        rows = [RUNE_NAMES[o] for o in duel.attacker_options]
+        columns = [RUNE_NAMES[o] for o in duel.defender_options]
+        with self._heatmap.hold_sync():  # one message: colour scale, grid, labels
             self._colours.min, self._colours.max = 0.0, 1.0 if duel.kind == "mage" else 2.0
-            # bqplot checks row/column against color's shape: clear them while it changes.
-            self._heatmap.row, self._heatmap.column = None, None
+            same_grid = (
+                _labels(self._heatmap.row) == rows and _labels(self._heatmap.column) == columns
+            )
+            if not same_grid:
+                # bqplot checks row/column against color's shape: clear them while it changes.
+                self._heatmap.row, self._heatmap.column = None, None
             self._heatmap.color = np.array([[float(v) for v in row] for row in duel.payoff])
-            self._heatmap.row = [RUNE_NAMES[o] for o in duel.attacker_options]
-            self._heatmap.column = [RUNE_NAMES[o] for o in duel.defender_options]
+            if not same_grid:
+                self._heatmap.row, self._heatmap.column = rows, columns
+
+
+def _labels(axis: Any) -> list[str]:
+    """A heat map's row or column labels as a list (bqplot holds an array, or None)."""
+    return [] if axis is None else [str(label) for label in axis]
 
 
 def shown(kind: str, value: Any) -> str:

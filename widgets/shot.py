@@ -255,7 +255,6 @@ class ShotCalculator(Calculator):
         if not self.souffle.value and self.distance.value > DISTANCE_LIMIT:
             self._no_shot(out_of_range(self.distance.value, is_chest))
             return
-        self.board_note.value = board_note(self) if is_chest else ""
         try:
             self.odds = self.compute()
         except ShotError:
@@ -264,10 +263,13 @@ class ShotCalculator(Calculator):
                 "elle ne peut pas être jouée (R20)."
             )
             return
-        self.figure.layout.display = ""
+        # The number a reader waits for goes first (each widget's update is one message,
+        # sent when its value is set); what did not change sends nothing.
         self.main.value = french(headline(self.odds))
         self.sentence.value = french(sentence(self.odds))
         self.table.value = outcome_table(self.odds)
+        self.board_note.value = board_note(self) if is_chest else ""
+        self.figure.layout.display = ""
         keys = MAGE_OUTCOMES if self.odds.kind == "mage" else CHEST_OUTCOMES
         _draw(
             self._bars,
