@@ -140,7 +140,7 @@ def test_orders_show_the_normal_bots_programme_and_estimate_the_readers() -> Non
 def test_small_values_never_read_zero() -> None:
     assert exact_percent(Fraction(1, 10_000)) == "<\u00a00,1\u00a0%"
     assert exact_percent(Fraction(9_999, 10_000)) == ">\u00a099,9\u00a0%"
-    assert exact_percent(Fraction(0)) == "0,0\u00a0%"
+    assert exact_percent(Fraction(0)) == "0\u00a0%"  # exactly nothing: no decimals
     assert small_points(Fraction(1, 1_000)) == "<\u00a00,01\u00a0pt"
     assert small_points(Fraction(-1, 1_000)) == ">\u00a0−0,01\u00a0pt"
     assert small_points(Fraction(1, 4)) == "0,25\u00a0pt"
