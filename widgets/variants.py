@@ -70,8 +70,8 @@ READINGS: dict[str, tuple[tuple[str, str], ...]] = {
         ("Le Mouvement avant un tir s’ajoute à une rune de tir", "separate"),
     ),
     "ship_advance_runes": (
-        ("Navire Avancer/Avancer : une rune de Mouvement en tout", "one"),
-        ("Navire Avancer/Avancer : une rune de Mouvement par ordre", "per_order"),
+        ("Navire (AA) : une rune de Mouvement en tout", "one"),
+        ("Navire (AA) : une rune de Mouvement par ordre", "per_order"),
     ),
     "rouleau_mouvement": (
         ("Rouleau : pas de rune de Mouvement sur son avance", "no_rune"),

@@ -152,8 +152,6 @@ _BOARDS = """() => [...document.querySelectorAll('svg.akvo-board-svg')].map((svg
 KNOWN: dict[tuple[str, str], str] = {
     ("cut", "jouer-un-match.ipynb"): "« Enregistrer le match (JSON) » cut in its 148 px "
     "button at 390 and 1280 px (widgets/play/game.py, coach)",
-    ("cut", "arbitrages-et-variantes.ipynb"): "R20's reading « Navire Avancer/Avancer : une rune "
-    "de Mouvement en… » is wider than its drop-down at 390 px (widgets/variants.py, engine)",
     ("english", "premier-tour.ipynb"): "widget labels without a tooltip show the title "
     "« null » on hover (ipywidgets 8; tooltip=description fixes it, as in controls.py; play)",
     ("english", "jouer-un-match.ipynb"): "widget labels and the FileUpload button show the "
