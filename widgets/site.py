@@ -330,7 +330,7 @@ def serve_in_background(
     with log.open("wb") as output:
         process = subprocess.Popen(command, cwd=book, stdout=output, stderr=subprocess.STDOUT)
     try:
-        _wait_until_serving(f"{url}/voila/render/{HOME_PAGE}", process, log, timeout)
+        wait_until_serving(f"{url}/voila/render/{HOME_PAGE}", process, log, timeout)
         yield RunningServer(url, process.pid)
     finally:
         stop_server(process)
@@ -353,20 +353,20 @@ def background_server(book: Path, log: Path, *options: str, timeout: float = 60.
         yield server.url
 
 
-def _wait_until_serving(
-    url: str, process: subprocess.Popen[bytes], log: Path, timeout: float
+def wait_until_serving(
+    url: str, process: subprocess.Popen[bytes], log: Path, timeout: float, name: str = "Voilà"
 ) -> None:
+    """Until ``url`` answers (HEAD: no kernel started); ``name``'s log tail if it exits."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"Voilà exited early:\n{log.read_text()[-3000:]}")
+            raise RuntimeError(f"{name} exited early:\n{log.read_text()[-3000:]}")
         try:
-            # HEAD: answered without starting a kernel.
             with urllib.request.urlopen(urllib.request.Request(url, method="HEAD"), timeout=5):
                 return
         except (urllib.error.URLError, ConnectionError, TimeoutError):
             time.sleep(0.2)
-    raise RuntimeError(f"Voilà did not answer at {url} within {timeout} s")
+    raise RuntimeError(f"{name} did not answer at {url} within {timeout} s")
 
 
 def wait_for_pools(url: str, timeout: float = 600.0, poll: float = 1.0) -> dict[str, Any]:

@@ -21,15 +21,12 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from .site import HOME_PAGE, RunningServer, free_port, serve_in_background
+from .site import HOME_PAGE, RunningServer, free_port, serve_in_background, wait_until_serving
 
 DEPLOY = Path(__file__).resolve().parents[1] / "deploy"
 TEMPLATE = DEPLOY / "haproxy.cfg"
@@ -120,7 +117,7 @@ def proxy_in_background(config: Path, log: Path, url: str, timeout: float = 30.0
             [haproxy, "-db", "-f", str(config)], stdout=output, stderr=subprocess.STDOUT
         )
     try:
-        _wait_for(f"{url}/voila/render/{HOME_PAGE}", process, log, timeout)
+        wait_until_serving(f"{url}/voila/render/{HOME_PAGE}", process, log, timeout, "HAProxy")
         yield url
     finally:
         process.send_signal(signal.SIGTERM)  # HAProxy's hard stop
@@ -166,20 +163,6 @@ def _start(
             if "port" not in str(error) or attempt == 2:
                 raise
     raise AssertionError("unreachable")
-
-
-def _wait_for(url: str, process: subprocess.Popen[bytes], log: Path, timeout: float) -> None:
-    """Until ``url`` answers through the proxy (HEAD: no kernel started)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"HAProxy exited early:\n{log.read_text()[-3000:]}")
-        try:
-            with urllib.request.urlopen(urllib.request.Request(url, method="HEAD"), timeout=5):
-                return
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
-            time.sleep(0.2)
-    raise RuntimeError(f"HAProxy did not answer at {url} within {timeout} s")
 
 
 def main(argv: list[str] | None = None) -> None:
