@@ -71,10 +71,13 @@ format: $(STAMP)
 # records once more in pure Python (AKVO_PURE=1), the fallback every machine can run.
 # The fast lane for the edit–test loop (about 2 minutes): lint, types, and every test that
 # needs no browser and no server (markers `browser` and `server`, tests/conftest.py), the
-# notebooks through nbval included. AKVO_NO_SERVERS=1 makes an unmarked test that starts a
-# server fail here rather than slow the lane down.
+# notebooks through nbval included, on both cores (pytest-xdist; a file's tests stay on one
+# worker, as nbval needs); the few `slow` tests (each over ten seconds) wait for make test.
+# AKVO_NO_SERVERS=1 makes an unmarked test that starts a server fail here rather than slow
+# the lane down.
 check: lint $(ENGINE)
-	AKVO_NO_SERVERS=1 $(BIN)/python -m pytest -q -p no:cacheprovider -m "not browser and not server"
+	AKVO_NO_SERVERS=1 $(BIN)/python -m pytest -q -p no:cacheprovider -n 2 --dist loadfile \
+	  -m "not browser and not server and not slow"
 
 PURE_TESTS := tests/match/test_match_golden.py tests/match/test_match_serialization.py \
 	tests/test_compiled.py

@@ -63,7 +63,9 @@ def test_every_decision_kind_is_a_button_for_each_legal_action() -> None:
     seen: set[Phase] = set()
     for seed in range(12):
         rng = random.Random(seed)
-        game = MatchGame(opponent=HOT_SEAT, seed=seed)
+        # the buttons and their exact values, not the win chances' rollouts (a thread
+        # that would share the CPU with the test for nothing: test_play_coach.py has them)
+        game = MatchGame(opponent=HOT_SEAT, seed=seed, estimates=False)
         while not game.state.is_terminal():
             state = game.state
             if state.phase != Phase.ORDERS:
@@ -89,7 +91,7 @@ def test_every_decision_kind_is_a_button_for_each_legal_action() -> None:
 
 
 def test_a_whole_match_against_the_bot_by_first_buttons() -> None:
-    game = MatchGame(seed=4)
+    game = MatchGame(seed=4, estimates=False)  # the rollouts: test_play_coach.py
     presses = 0
     while not game.state.is_terminal():
         assert game.is_human_turn() and game.state.current_player == game.human
