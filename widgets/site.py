@@ -16,7 +16,9 @@ limit. :class:`BookServer` is Voilà itself with these changes (handlers in
 - at most ``BookServer.max_readers`` reader kernels live at once; past that a reader gets the
   French « site complet » page (503) instead of an overloaded server;
 - the kernel-shutdown beacon of a closed page is accepted without an XSRF token;
-- kernel starts are queued, a few at a time (:mod:`akvo_widgets.site_kernels`);
+- kernel starts are queued, a few at a time, readers first (:mod:`akvo_widgets.site_kernels`);
+- the pre-heated pools follow the readers within ``BookServer.pool_memory_mb``
+  (:mod:`akvo_widgets.site_pools`);
 - the extensions' content-hashed files are served immutable (:mod:`akvo_widgets.site_assets`);
 - ``/akvo/ready`` says whether the pre-heated pools are full (for benchmarks and health
   checks; counts only, see :class:`~akvo_widgets.site_pages.ReadyHandler`).
@@ -51,7 +53,8 @@ from jupyter_server._tz import utcnow
 from jupyter_server.base.handlers import FileFindHandler
 from jupyter_server.utils import url_path_join
 from tornado import httputil, web
-from traitlets import Bool, Int, List, Unicode
+from tornado.ioloop import PeriodicCallback
+from traitlets import Bool, Float, Int, List, Unicode
 from voila.app import Voila  # type: ignore[import-untyped]
 from voila.shutdown_kernel_handler import (  # type: ignore[import-untyped]
     VoilaShutdownKernelHandler,
@@ -73,6 +76,7 @@ from .site_pages import (
     NotFoundHandler,
     ReadyHandler,
 )
+from .site_pools import DemandPools
 from .site_tables import OnlineTables, table_handlers
 
 #: The notebook the site root redirects to.
@@ -157,6 +161,30 @@ class BookServer(Voila):
         "past it a new page view gets the French « site complet » page (HTTP 503).",
     ).tag(config=True)
 
+    pool_memory_mb = Int(
+        0,
+        help="Memory (MB) the pre-heated pools may hold in all: each page's pool grows by "
+        "one kernel per reader who opens it and shrinks back when the page goes unread "
+        "(site_pools). 0: the pools keep the sizes of kernel_pools_config.",
+    ).tag(config=True)
+
+    kernel_memory_mb = Int(
+        45,
+        help="Memory (MB, PSS) of one pre-heated kernel, to turn pool_memory_mb into kernels "
+        "(about 42 MB measured, benchmarks/results/load.md).",
+    ).tag(config=True)
+
+    pool_most = Int(20, help="Most kernels a page's pool grows to.").tag(config=True)
+
+    pool_idle_s = Float(300.0, help="Seconds a page goes unread before its grown pool halves.").tag(
+        config=True
+    )
+
+    pool_check_s = Float(20.0, help="How often idle pools are shrunk (s).").tag(config=True)
+
+    #: The pools that follow demand (None when ``pool_memory_mb`` is 0).
+    demand_pools: DemandPools | None = None
+
     def initialize(self, argv: Any = None) -> None:
         super().initialize(argv)
         # Visitors never choose the template or the theme (?template=, ?theme=).
@@ -177,7 +205,17 @@ class BookServer(Voila):
         settings["default_handler_class"] = NotFoundHandler
         settings["akvo_book"] = self
         self._refresh_handed_out_kernels()
+        self._follow_demand()
         return settings
+
+    def _follow_demand(self) -> None:
+        """Pools that grow with their readers, within the memory budget (site_pools)."""
+        manager = self.kernel_manager
+        if self.pool_memory_mb <= 0 or not hasattr(manager, "fill_if_needed"):
+            return
+        budget = self.pool_memory_mb // max(1, self.kernel_memory_mb)
+        self.demand_pools = DemandPools(manager, budget, self.pool_most, self.pool_idle_s)
+        PeriodicCallback(self.demand_pools.shrink_idle, self.pool_check_s * 1000).start()
 
     def _refresh_handed_out_kernels(self) -> None:
         """A pre-heated kernel handed to a reader counts as just active.

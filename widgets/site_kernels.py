@@ -4,7 +4,8 @@ At start-up Voilà fills every pre-heated pool at once (dozens of kernels with `
 pools) and a burst of readers past the pools starts one kernel each, all together. On two
 cores, dozens of Python processes importing at the same time each take minutes, pass their
 start-up timeout and leave pages without widgets. Queued, each kernel starts in about a
-second and the first readers are served first.
+second and the first readers are served first; a reader's own kernel goes before the
+pools' refills (a pre-heated kernel is for the next reader, this one is waiting now).
 
 Every kernel starts with ``JUPYTER_WIDGETS_ECHO=0`` (unless configured otherwise): ipywidgets
 8 then does not echo each value a reader sets back to the page before running the handlers,
@@ -15,7 +16,11 @@ several views of one widget in step; a book page is one reader's view of its own
 from __future__ import annotations
 
 import asyncio
+import heapq
+import itertools
 import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
@@ -23,6 +28,47 @@ from traitlets import Bool, Int
 
 #: ipywidgets 8 reads this variable once, at import, in the kernel.
 WIDGET_ECHO_VARIABLE = "JUPYTER_WIDGETS_ECHO"
+#: Voilà sets it to "True" in the environment of the kernels it starts for its pools.
+PREHEAT_VARIABLE = "VOILA_PREHEAT"
+READER, POOL = 0, 1  # start priorities: lower goes first
+
+
+class StartSlots:
+    """At most ``slots`` holders at once; waiters go by priority, then in arrival order."""
+
+    def __init__(self, slots: int) -> None:
+        self.free = max(1, slots)
+        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._arrival = itertools.count()
+
+    @asynccontextmanager
+    async def slot(self, priority: int) -> AsyncIterator[None]:
+        await self._acquire(priority)
+        try:
+            yield
+        finally:
+            self._release()
+
+    async def _acquire(self, priority: int) -> None:
+        if self.free > 0 and not self._waiting:
+            self.free -= 1
+            return
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._waiting, (priority, next(self._arrival), turn))
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():
+                self._release()  # handed the slot just as it was cancelled: pass it on
+            raise
+
+    def _release(self) -> None:
+        while self._waiting:
+            _, _, turn = heapq.heappop(self._waiting)
+            if not turn.done():
+                turn.set_result(None)
+                return
+        self.free += 1
 
 
 class BookKernelManager(AsyncMappingKernelManager):  # type: ignore[misc]
@@ -44,12 +90,13 @@ class BookKernelManager(AsyncMappingKernelManager):  # type: ignore[misc]
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self._start_slots = asyncio.Semaphore(max(1, self.max_starting))
+        self._start_slots = StartSlots(self.max_starting)
 
     async def start_kernel(self, *args: Any, **kwargs: Any) -> str:  # type: ignore[override]
         env = dict(kwargs.get("env") or os.environ)
         env[WIDGET_ECHO_VARIABLE] = "1" if self.widget_echo else "0"
         kwargs["env"] = env
-        async with self._start_slots:
+        priority = POOL if env.get(PREHEAT_VARIABLE) == "True" else READER
+        async with self._start_slots.slot(priority):
             kernel_id: str = await super().start_kernel(*args, **kwargs)
             return kernel_id

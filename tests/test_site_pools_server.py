@@ -1,0 +1,53 @@
+"""Pools that follow the readers on a real loopback server (widgets/site_pools.py).
+
+Small pools (none for the chapters, one kernel for the home page) and a budget of ten
+kernels: the first reader of « Les dés » finds no pooled kernel and makes the pool grow,
+the second is served from it and makes it grow to two (``pool_most``), which Voilà fills.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+
+from akvo_widgets.site import SMALL_POOLS, RunningServer, serve_in_background, wait_for_pools
+from tests.test_site_security import ARTIFACTS, ROOT, fetch
+
+pytestmark = pytest.mark.server
+
+LOG = ARTIFACTS / "voila-pools.log"
+PAGE = "des.ipynb"
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[RunningServer]:
+    ARTIFACTS.mkdir(exist_ok=True)
+    options = (
+        *SMALL_POOLS,
+        "--BookServer.pool_memory_mb=450",
+        "--BookServer.kernel_memory_mb=45",
+        "--BookServer.pool_most=2",
+    )
+    with serve_in_background(ROOT / "book", LOG, *options, timeout=120) as running:
+        yield running
+
+
+def pooled_uses() -> int:
+    return len(re.findall(rf"Using pre-heated kernel: \S+ for {re.escape(PAGE)}", LOG.read_text()))
+
+
+def test_a_read_page_pool_grows_and_serves_the_next_readers(server: RunningServer) -> None:
+    def read() -> None:
+        status, body = fetch(f"{server.url}/voila/render/{PAGE}")
+        assert status == 200 and "Les dés" in body
+
+    assert wait_for_pools(server.url, 180)["wanted"] == 1  # the home page's kernel
+    read()  # the pool is empty: this reader starts a kernel of their own...
+    assert pooled_uses() == 0
+    read()  # ...and the pool grown for the next one serves this one
+    assert pooled_uses() == 1
+    assert wait_for_pools(server.url, 180)["wanted"] == 3  # home 1 + des 2 (pool_most)
+    read()
+    assert pooled_uses() == 2
