@@ -15,8 +15,11 @@ rest). Bounded: at most ``max(--readers)`` clients, each step stopped after
 ``--step-timeout`` s, the vanished-readers check after 240 s, and steps not started after
 ``--max-minutes``. Results go to ``benchmarks/results/load.md``.
 Usage: ``.venv/bin/python benchmarks/bench_load.py`` (steps 1 5 10 20 50 100, ~15–25 min on
-an idle machine); ``--quick`` (1 and 5 readers, small pools, a short culling timeout;
-printed, not recorded) is a smoke test. 200 readers live at once:
+an idle machine); bursts on one chapter, twice (the pools follow the readers: the second
+burst finds the grown pool): ``--page des.ipynb --readers 20 20 --results
+benchmarks/results/load-chapter.md``; bursts spread over the book: ``--page spread``;
+``--quick`` (1 and 5 readers, small pools, a short culling timeout; printed, not recorded)
+is a smoke test. 200 readers live at once:
 ``--readers 200 --stay 60 --server-option=--BookServer.max_readers=200``.
 """
 
@@ -46,6 +49,8 @@ from benchmarks.bench_site import machine  # noqa: E402
 from tests.test_site_security import message, v1_frame  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results" / "load.md"
+#: ``--page spread``: reader i opens the i-th page of the book (home page and chapters).
+SPREAD = "spread"
 RENDER_P95_TARGET = 5.0
 LEFT_AFTER_TARGET = 180.0
 VANISHED_WAIT = 240.0  # s: the longest the vanished-readers check waits
@@ -173,7 +178,8 @@ async def run_step(
     step = Step(readers)
     done = asyncio.Event()
     watcher = asyncio.create_task(watch(server, step, done))
-    tasks = [reader(server, page, stay, step) for _ in range(readers)]
+    pages = spread_pages() if page == SPREAD else [page]
+    tasks = [reader(server, pages[i % len(pages)], stay, step) for i in range(readers)]
     try:
         await asyncio.wait_for(asyncio.gather(*tasks), timeout)
     except TimeoutError:
@@ -201,6 +207,12 @@ async def vanished_readers(server: RunningServer, page: str, count: int, pool: i
     return step
 
 
+def spread_pages() -> list[str]:
+    from akvo_widgets import chapters
+
+    return [chapters.HOME, *(c.file for c in chapters.CHAPTERS)]
+
+
 def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
@@ -218,7 +230,12 @@ def warm_pools(server: RunningServer) -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--readers", type=int, nargs="+", default=[1, 5, 10, 20, 50, 100])
-    parser.add_argument("--page", default="index.ipynb")
+    parser.add_argument(
+        "--page",
+        default="index.ipynb",
+        help=f"the page every reader opens, or {SPREAD!r}: reader i opens the book's i-th page",
+    )
+    parser.add_argument("--results", type=Path, default=RESULTS, help="where to record")
     parser.add_argument("--stay", type=float, default=5.0, help="seconds each reader stays")
     parser.add_argument("--step-timeout", type=float, default=300.0)
     parser.add_argument("--vanished", type=int, default=10, help="readers leaving silently")
@@ -256,11 +273,12 @@ def main() -> None:
             steps.append(step)
             print(count, "readers:", step, flush=True)
         warm_pools(server)
-        vanished = asyncio.run(vanished_readers(server, args.page, args.vanished, pool))
+        page = spread_pages()[0] if args.page == SPREAD else args.page
+        vanished = asyncio.run(vanished_readers(server, page, args.vanished, pool))
         print("vanished:", vanished, flush=True)
     text = report(steps, vanished, args, config, pool, idle_mb, pool_kernels)
     if not args.quick:
-        RESULTS.write_text(text)
+        args.results.write_text(text)
     print(text)
 
 
@@ -289,8 +307,13 @@ def report(
         f"unconnected kernels idle {culling['cull_idle_timeout']} s "
         f"(checked every {culling['cull_interval']} s)"
         + (f"; options {' '.join(args.server_option)}." if args.server_option else "."),
-        f"- Readers: raw HTTP + websocket clients on loopback, all arriving at once on "
-        f"`{args.page}`; each GETs the page (first render = end of the HTML response, "
+        "- Readers: raw HTTP + websocket clients on loopback, all arriving at once on "
+        + (
+            "the book's pages in turn (reader i on the i-th of the home page and the chapters)"
+            if args.page == SPREAD
+            else f"`{args.page}`"
+        )
+        + "; each GETs the page (first render = end of the HTML response, "
         f"server side), connects to its kernel (v1), asks for the kernel info, stays "
         f"{args.stay:.0f} s, then leaves (closes the websocket, sends the page-exit beacon).",
         f"- Idle server: {idle_mb:.0f} MB RSS; {len(pool_kernels)} pooled kernels of "
