@@ -32,6 +32,8 @@ import os
 import statistics
 import sys
 import time
+import urllib.error
+import urllib.request
 import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -40,7 +42,13 @@ from pathlib import Path
 from tornado.httpclient import AsyncHTTPClient, HTTPClientError, HTTPRequest
 from tornado.websocket import websocket_connect
 
-from akvo_widgets.site import SMALL_POOLS, RunningServer, serve_in_background, wait_for_pools
+from akvo_widgets.site import (
+    READY_ROUTE,
+    SMALL_POOLS,
+    RunningServer,
+    serve_in_background,
+    wait_for_pools,
+)
 from akvo_widgets.site_guard import V1_PROTOCOL
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -187,11 +195,24 @@ async def run_step(
     done.set()
     await watcher
     start = time.monotonic()
-    while len(kernels_of(server)) > pool and time.monotonic() - start < 60:
+    while len(kernels_of(server)) > pooled(server, pool) and time.monotonic() - start < 60:
         await asyncio.sleep(1)
-    step.kernels_after = max(0, len(kernels_of(server)) - pool)
+    step.kernels_after = max(0, len(kernels_of(server)) - pooled(server, pool))
     step.seconds_to_clear = time.monotonic() - start
     return step
+
+
+def pooled(server: RunningServer, at_start: int) -> int:
+    """The kernels the pools want now (they grow with the readers, site_pools), at least
+    as many as at the start."""
+    try:
+        with urllib.request.urlopen(f"{server.url}/{READY_ROUTE}", timeout=10) as answer:
+            state = json.loads(answer.read())
+    except urllib.error.HTTPError as answer:  # 503: still filling, same body
+        state = json.loads(answer.read() or b"{}")
+    except (urllib.error.URLError, OSError):
+        state = {}
+    return max(at_start, int(state.get("wanted", 0)))
 
 
 async def vanished_readers(server: RunningServer, page: str, count: int, pool: int) -> Step:
@@ -200,9 +221,11 @@ async def vanished_readers(server: RunningServer, page: str, count: int, pool: i
     await asyncio.gather(*(reader(server, page, 1.0, step, beacon=False) for _ in range(count)))
     left_at = time.monotonic()
     step.peak_kernels = len(kernels_of(server))
-    while len(kernels_of(server)) > pool and time.monotonic() - left_at < VANISHED_WAIT:
+    while len(kernels_of(server)) > pooled(server, pool) and (
+        time.monotonic() - left_at < VANISHED_WAIT
+    ):
         await asyncio.sleep(2)
-    step.kernels_after = max(0, len(kernels_of(server)) - pool)
+    step.kernels_after = max(0, len(kernels_of(server)) - pooled(server, pool))
     step.seconds_to_clear = time.monotonic() - left_at
     return step
 
