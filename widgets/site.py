@@ -298,24 +298,11 @@ class RunningServer:
     pid: int
 
 
-@contextmanager
-def serve_in_background(
-    book: Path, log: Path, *options: str, timeout: float = 60.0
-) -> Iterator[RunningServer]:
-    """Serve ``book`` on a free loopback port while the block runs.
-
-    For tests and benchmarks; ``options`` are extra command-line options (e.g.
-    ``--BookServer.max_readers=2``). ``--Voila.port_retries=0`` turns a port taken in the
-    meantime into an error instead of a silent move to another port; SIGTERM stops Voilà
-    cleanly.
-    """
-    if os.environ.get("AKVO_NO_SERVERS") == "1":
-        raise RuntimeError(
-            "AKVO_NO_SERVERS=1 (make check): this test starts a book server; "
-            "mark it @pytest.mark.server (tests/conftest.py)"
-        )
-    port = free_port()
-    command = [
+def server_command(port: int, *options: str) -> list[str]:
+    """The command that serves the book of the current folder on ``port`` of the loopback:
+    no browser, and ``--Voila.port_retries=0`` makes a port taken in the meantime an error
+    instead of a silent move to another port; ``options``: extra command-line options."""
+    return [
         sys.executable,
         "-m",
         "akvo_widgets.site",
@@ -326,6 +313,25 @@ def serve_in_background(
         "--Voila.port_retries=0",
         *options,
     ]
+
+
+@contextmanager
+def serve_in_background(
+    book: Path, log: Path, *options: str, timeout: float = 60.0
+) -> Iterator[RunningServer]:
+    """Serve ``book`` on a free loopback port while the block runs.
+
+    For tests and benchmarks; ``options`` are extra command-line options (e.g.
+    ``--BookServer.max_readers=2``, see :func:`server_command`); SIGTERM stops Voilà
+    cleanly.
+    """
+    if os.environ.get("AKVO_NO_SERVERS") == "1":
+        raise RuntimeError(
+            "AKVO_NO_SERVERS=1 (make check): this test starts a book server; "
+            "mark it @pytest.mark.server (tests/conftest.py)"
+        )
+    port = free_port()
+    command = server_command(port, *options)
     url = f"http://127.0.0.1:{port}"
     with log.open("wb") as output:
         process = subprocess.Popen(command, cwd=book, stdout=output, stderr=subprocess.STDOUT)
