@@ -61,6 +61,7 @@ from bench_site import (
     CHROMIUM,
     CHROMIUM_FLAGS,
     ECHO,
+    KEYS_AND_WATCH,
     PROBES,
     ROOT,
     Probe,
@@ -82,8 +83,10 @@ BOOK_PROBE = PROBES[0]  # des.ipynb: the dice calculator
 SETTLE = 0.06
 
 #: Installed before the page's own scripts: timestamps of key presses, websocket frames
-#: (kept raw, decoded only when collected) and mutations of the watched number.
-PAGE_TRACE = """(() => {
+#: (kept raw, decoded only when collected) and mutations of the watched number
+#: (:data:`bench_site.KEYS_AND_WATCH`).
+PAGE_TRACE = (
+    """(() => {
   const log = {keys: [], sends: [], recvs: [], marks: []};
   window.__rt = log;
   const Native = window.WebSocket;
@@ -100,26 +103,11 @@ PAGE_TRACE = """(() => {
       return super.send(data);
     }
   }
-  window.WebSocket = Traced;
-  document.addEventListener('keydown', () => log.keys.push(performance.now()), true);
-  // The number may be re-rendered (its element replaced): watch the whole page and compare
-  // the text of whatever element matches now (textContent: no forced layout).
-  window.__watch = (selector) => {
-    const text = () => {
-      const el = document.querySelector(selector);
-      return el && el.textContent;
-    };
-    let last = text();
-    new MutationObserver(() => {
-      const now = text();
-      if (now === last) return;
-      last = now;
-      const mark = {mutation: performance.now(), text: now};
-      log.marks.push(mark);
-      requestAnimationFrame(() => { mark.frame = performance.now(); });
-    }).observe(document.body, {childList: true, subtree: true, characterData: true});
-  };
+  window.WebSocket = Traced;"""
+    + KEYS_AND_WATCH
+    + """
 })();"""
+)
 
 #: Decodes the frames of one change (Jupyter's v1 websocket protocol) and returns its
 #: timeline in milliseconds of the page's clock, plus the clock's origin (ms since epoch).
