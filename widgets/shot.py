@@ -110,6 +110,14 @@ def situation_controls(
     )
 
 
+def _side(rune: Any, **controls: Any) -> Side:
+    """The :class:`~akvo.shots.Side` that a rune drop-down (its values: rune and Relance
+    policy) and the controls of the other fields (by field name) describe."""
+    choice, policy = rune.value
+    values = {name: control.value for name, control in controls.items()}
+    return Side(rune=choice, policy=policy, **values)
+
+
 class ShotCalculator(Calculator):
     """Turn, distance and both sides' choices → the shot's outcomes, exactly.
 
@@ -211,21 +219,17 @@ class ShotCalculator(Calculator):
 
     def sides(self) -> tuple[Side, Side]:
         """The attacking and defending :class:`~akvo.shots.Side` the controls describe."""
-        attack_rune, attack_policy = self.attack_rune.value
-        defence_rune, defence_policy = self.defence_rune.value
-        attack = Side(
-            rune=attack_rune,
-            policy=attack_policy,
-            vigie=self.vigie.value,
-            souffle=self.souffle.value,
-            tourbillon=self.attack_tourbillon.value,
+        attack = _side(
+            self.attack_rune,
+            vigie=self.vigie,
+            souffle=self.souffle,
+            tourbillon=self.attack_tourbillon,
         )
-        defence = Side(
-            rune=defence_rune,
-            policy=defence_policy,
-            resilience=self.resilience.value,
-            egide=self.egide.value,
-            tourbillon=self.defence_tourbillon.value,
+        defence = _side(
+            self.defence_rune,
+            resilience=self.resilience,
+            egide=self.egide,
+            tourbillon=self.defence_tourbillon,
         )
         return attack, defence
 
