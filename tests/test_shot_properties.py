@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 from fractions import Fraction
+from typing import Any
 
+import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
@@ -72,14 +74,24 @@ def test_outcomes_are_a_distribution(case: tuple[str, int, int, int | None, Side
     assert shot.value == (shot.p_push if shot.kind == "mage" else shot.expected_points)
 
 
+#: What the attacker may add to its side, each from its side without it (no rune yet: legal
+#: whenever the situation is) to its side with it.
+ATTACKER_BOOSTS: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+    "attaque": ({"rune": None}, {"rune": "attaque"}),
+    "souffle": ({"souffle": False}, {"souffle": True}),
+}
+
+
+@pytest.mark.parametrize("boost", ATTACKER_BOOSTS.values(), ids=ATTACKER_BOOSTS)
 @given(situations())
-def test_attaque_never_lowers_the_attackers_odds(
+def test_an_attackers_boost_never_lowers_its_odds(
+    boost: tuple[dict[str, Any], dict[str, Any]],
     case: tuple[str, int, int, int | None, Side, Side],
 ) -> None:
     kind, tier, distance, interception, attack, defence = case
-    attack = replace(attack, rune=None)  # no rune yet: legal whenever the situation is
-    plain = shoot(kind, tier, distance, interception, attack, defence)
-    boosted = shoot(kind, tier, distance, interception, replace(attack, rune="attaque"), defence)
+    without, with_boost = (replace(attack, **fields) for fields in boost)
+    plain = shoot(kind, tier, distance, interception, without, defence)
+    boosted = shoot(kind, tier, distance, interception, with_boost, defence)
     assert boosted.value >= plain.value
     assert boosted.outcomes["miss"] <= plain.outcomes["miss"]
 
@@ -109,17 +121,6 @@ def test_more_resilience_never_raises_push_odds(
     assert more.p_push <= less.p_push
     assert more.expected_push <= less.expected_push
     assert more.value <= less.value
-
-
-@given(situations())
-def test_souffle_never_lowers_the_attackers_odds(
-    case: tuple[str, int, int, int | None, Side, Side],
-) -> None:
-    kind, tier, distance, interception, attack, defence = case
-    without = shoot(kind, tier, distance, interception, replace(attack, souffle=False), defence)
-    with_souffle = shoot(kind, tier, distance, interception, replace(attack, souffle=True), defence)
-    assert with_souffle.value >= without.value
-    assert with_souffle.outcomes["miss"] <= without.outcomes["miss"]
 
 
 @given(situations())
