@@ -342,11 +342,11 @@ def serve_in_background(
         stop_server(process)
 
 
-def stop_server(process: subprocess.Popen[bytes]) -> None:
-    """SIGTERM (Voilà shuts its kernels down), then SIGKILL after 15 s."""
+def stop_server(process: subprocess.Popen[bytes], grace: float = 15.0) -> None:
+    """SIGTERM (Voilà shuts its kernels down), then SIGKILL after ``grace`` seconds."""
     process.send_signal(signal.SIGTERM)
     try:
-        process.wait(timeout=15)
+        process.wait(timeout=grace)
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait()

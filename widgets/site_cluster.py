@@ -31,6 +31,7 @@ from .site import (
     free_port,
     serve_in_background,
     server_command,
+    stop_server,
     wait_until_serving,
 )
 
@@ -126,12 +127,7 @@ def proxy_in_background(config: Path, log: Path, url: str, timeout: float = 30.0
         wait_until_serving(f"{url}/voila/render/{HOME_PAGE}", process, log, timeout, "HAProxy")
         yield url
     finally:
-        process.send_signal(signal.SIGTERM)  # HAProxy's hard stop
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop_server(process, grace=10.0)  # SIGTERM: HAProxy's hard stop
 
 
 @contextmanager
