@@ -110,6 +110,23 @@ def situation_controls(
     )
 
 
+def situation_rows(calculator: Calculator) -> list[Any]:
+    """The situation's controls as every calculator lays them out: the target, the turn
+    beside its tier, the distance (each calculator places the interceptor)."""
+    return [calculator.kind, w.HBox([calculator.turn, calculator.tier_label]), calculator.distance]
+
+
+def show_situation(calculator: Calculator, interception: Any) -> bool:
+    """Fit the situation's controls to what they say: ``interception`` (the interceptor's
+    control, or its row) shown for a chest only, the distance named after the target, the
+    turn's tier. Whether the target is the chest."""
+    is_chest: bool = calculator.kind.value == "chest"
+    interception.layout.display = "" if is_chest else "none"
+    calculator.distance.description = "Distance du coffre" if is_chest else "Distance du tir"
+    calculator.tier_label.value = f"palier {tier_numeral(tier_for_turn(calculator.turn.value))}"
+    return is_chest
+
+
 def _side(rune: Any, **controls: Any) -> Side:
     """The :class:`~akvo.shots.Side` that a rune drop-down (its values: rune and Relance
     policy) and the controls of the other fields (by field name) describe."""
@@ -164,7 +181,7 @@ class ShotCalculator(Calculator):
         self.odds = None
         self._bars, self.figure = _outcome_figure()
 
-        shared = w.VBox([self.kind, w.HBox([self.turn, self.tier_label]), self.distance])
+        shared = w.VBox(situation_rows(self))
         self._interception_row = w.VBox([self.interception])
         attacker = w.VBox(
             [
@@ -251,11 +268,7 @@ class ShotCalculator(Calculator):
     # --- Display --------------------------------------------------------------------------
 
     def _update(self, _change: Any = None) -> None:
-        is_chest = self.kind.value == "chest"
-        self._interception_row.layout.display = "" if is_chest else "none"
-        self.distance.description = "Distance du coffre" if is_chest else "Distance du tir"
-        tier = tier_for_turn(self.turn.value)
-        self.tier_label.value = f"palier {tier_numeral(tier)}"
+        is_chest = show_situation(self, self._interception_row)
         if not self.souffle.value and self.distance.value > DISTANCE_LIMIT:
             self._no_shot(out_of_range(self.distance.value, is_chest))
             return
