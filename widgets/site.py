@@ -298,14 +298,16 @@ class RunningServer:
     pid: int
 
 
-def server_command(port: int, *options: str) -> list[str]:
+def server_command(
+    port: int, *options: str, program: tuple[str, ...] = ("-m", "akvo_widgets.site")
+) -> list[str]:
     """The command that serves the book of the current folder on ``port`` of the loopback:
     no browser, and ``--Voila.port_retries=0`` makes a port taken in the meantime an error
-    instead of a silent move to another port; ``options``: extra command-line options."""
+    instead of a silent move to another port; ``options``: extra command-line options;
+    ``program``: what Python runs (a benchmark's wrapper of this module's ``main``)."""
     return [
         sys.executable,
-        "-m",
-        "akvo_widgets.site",
+        *program,
         ".",
         "--no-browser",
         "--Voila.ip=127.0.0.1",
