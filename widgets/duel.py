@@ -23,7 +23,6 @@ from .shot import (
     interception_distance,
     show_situation,
     situation_controls,
-    situation_rows,
 )
 
 RUNE_NAMES: dict[RuneChoice, str] = {
@@ -64,7 +63,9 @@ class RuneDuel(Calculator):
         self.children = [
             c.panel(
                 [
-                    *situation_rows(self),
+                    self.kind,
+                    w.HBox([self.turn, self.tier_label]),
+                    self.distance,
                     self.interception,
                     self.board_note,
                     w.HBox([self.table, self.figure]),

@@ -110,12 +110,6 @@ def situation_controls(
     )
 
 
-def situation_rows(calculator: Calculator) -> list[Any]:
-    """The situation's controls as every calculator lays them out: the target, the turn
-    beside its tier, the distance (each calculator places the interceptor)."""
-    return [calculator.kind, w.HBox([calculator.turn, calculator.tier_label]), calculator.distance]
-
-
 def show_situation(calculator: Calculator, interception: Any) -> bool:
     """Fit the situation's controls to what they say: ``interception`` (the interceptor's
     control, or its row) shown for a chest only, the distance named after the target, the
@@ -181,7 +175,7 @@ class ShotCalculator(Calculator):
         self.odds = None
         self._bars, self.figure = _outcome_figure()
 
-        shared = w.VBox(situation_rows(self))
+        shared = w.VBox([self.kind, w.HBox([self.turn, self.tier_label]), self.distance])
         self._interception_row = w.VBox([self.interception])
         attacker = w.VBox(
             [
