@@ -18,12 +18,7 @@ from . import controls as c
 from .calculator import Calculator
 from .formatting import decimal, fraction, french, percent
 from .plots import heatmap_figure
-from .shot import (
-    chest_board_note,
-    interception_distance,
-    show_situation,
-    situation_controls,
-)
+from .shot import chest_board_note, interception_distance, show_situation, situation_controls
 
 RUNE_NAMES: dict[RuneChoice, str] = {
     None: "Aucune",
