@@ -221,6 +221,10 @@ def _first_step(stepper: Callable[[], LineStepper]) -> Callable[[Page], str]:
     return move
 
 
+_turn = _first_step(TurnStepper)
+_ultimes = _first_step(UltimeScenes)
+
+
 def _movement(page: Page) -> str:
     _press(page, ".akvo-move-row-b", "ArrowRight")  # B's ship 5 → 6: room for both cells
     return _visible(lines_html(play_move({"navire": 3}, {"navire": 6}, "navire", "advance").lines))
@@ -266,7 +270,7 @@ def _exercise(page: Page) -> str:
 INTERACTIONS: dict[str, tuple[str, Callable[[Page], str]]] = {
     "plateau-et-mise-en-place.ipynb": (".akvo-sharing-notes", _sharing),
     "equipes.ipynb": (".akvo-team-message", _teams),
-    "tour-de-jeu.ipynb": (".akvo-stepper-step", _first_step(TurnStepper)),
+    "tour-de-jeu.ipynb": (".akvo-stepper-step", _turn),
     "avancer-et-se-bloquer.ipynb": (".akvo-move-result", _movement),
     "des.ipynb": (".akvo-roll-success", _dice),
     "matrice-du-vent.ipynb": (".akvo-matrix-t1-d1", _matrix),
@@ -279,7 +283,7 @@ INTERACTIONS: dict[str, tuple[str, Callable[[Page], str]]] = {
     "glossaire.ipynb": (".akvo-glossary-definition", _glossary),
     "concordance.ipynb": (".akvo-concordance-count", _concordance),
     "annexe-jeux-voisins.ipynb": (".akvo-va-win", _siblings),
-    "ultimes-en-jeu.ipynb": (".akvo-stepper-step", _first_step(UltimeScenes)),
+    "ultimes-en-jeu.ipynb": (".akvo-stepper-step", _ultimes),
     "fin-du-match.ipynb": (".akvo-end-verdict", _end),
     "premier-tour.ipynb": (".akvo-tutorial-progress", _first_turn),
     "jouer-un-match.ipynb": (".akvo-play-orders-summary", _match),
