@@ -184,7 +184,7 @@ def _run(
     tasks = [(spec, start, stop) for start, stop in _chunks(n, _worker_count(client), chunk)]
     played, complete = play_tasks(tasks, client, progress, on_progress)
     done = sorted((row for rows in played if rows for row in rows), key=lambda row: row.index)
-    return done, complete and len(done) == n
+    return done, complete
 
 
 def play_tasks(
