@@ -14,11 +14,9 @@ Results go to ``benchmarks/results/board.md`` (target: p95 ≤ 100 ms). Usage:
 
 from __future__ import annotations
 
-import os
 import statistics
 import sys
 import time
-from datetime import UTC, datetime
 from pathlib import Path
 
 from playwright.sync_api import Page
@@ -28,7 +26,7 @@ from akvo.match.board import CHAR_LABELS, CHAR_NAMES
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results" / "board.md"
 sys.path.insert(0, str(ROOT))
-from benchmarks.bench_site import book_browser, machine, percentile  # noqa: E402
+from benchmarks.bench_site import book_browser, percentile, report_head  # noqa: E402
 
 PAGE = "tir-sur-un-mage.ipynb"
 UNITS = ("plongeur", "surfeur", "pedalair")
@@ -82,13 +80,8 @@ def main() -> None:
             page.goto(f"{base}/voila/render/{PAGE}", timeout=120_000)
             lags[how] = selections(page, how)
             page.close()
-    now = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     lines = [
-        "# Board benchmark (`benchmarks/bench_board.py`)",
-        "",
-        f"- Date: {now}",
-        f"- Machine: {machine()}",
-        f"- Load average during the run: {os.getloadavg()[0]:.1f} (other jobs share the cores)",
+        *report_head("Board benchmark (`benchmarks/bench_board.py`)"),
         f"- Page: `{PAGE}` served by `python -m akvo_widgets.site`, headless Chromium.",
         "",
         f"## Select a unit → its targets shown ({CLICKS} selections each)",

@@ -22,12 +22,10 @@ printed, no browser, nothing written).
 from __future__ import annotations
 
 import json
-import os
 import random
 import statistics
 import sys
 import time
-from datetime import UTC, datetime
 from pathlib import Path
 
 import ipywidgets
@@ -42,7 +40,7 @@ from akvo_widgets.play.game import MatchGame
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results" / "play.md"
 sys.path.insert(0, str(ROOT))
-from benchmarks.bench_site import book_browser, machine, percentile  # noqa: E402
+from benchmarks.bench_site import book_browser, percentile, report_head  # noqa: E402
 
 PAGE = "jouer-un-match.ipynb"
 MATCHES = 10
@@ -179,13 +177,8 @@ def main() -> None:
         page = browser.new_page()
         open_game(page, f"{base}/voila/render/{PAGE}")
         lags = clicks(page)
-    now = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     lines = [
-        "# Play benchmark (`benchmarks/bench_play.py`)",
-        "",
-        f"- Date: {now}",
-        f"- Machine: {machine()}",
-        f"- Load average during the run: {os.getloadavg()[0]:.1f} (other jobs share the cores)",
+        *report_head("Play benchmark (`benchmarks/bench_play.py`)"),
         "",
         "## Bot reply time per decision",
         "",

@@ -45,8 +45,6 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -61,6 +59,7 @@ from bench_site import (
     CHROMIUM,
     CHROMIUM_FLAGS,
     ECHO,
+    KEYS_AND_WATCH,
     PROBES,
     ROOT,
     Probe,
@@ -71,7 +70,13 @@ from bench_site import (
     press_and_time,
 )
 
-from akvo_widgets.site import free_port, stop_server, wait_for_pools
+from akvo_widgets.site import (
+    free_port,
+    server_command,
+    stop_server,
+    wait_for_pools,
+    wait_until_serving,
+)
 from akvo_widgets.site_kernels import WIDGET_ECHO_VARIABLE
 
 RESULTS = ROOT / "benchmarks" / "results" / "roundtrip.md"
@@ -82,8 +87,10 @@ BOOK_PROBE = PROBES[0]  # des.ipynb: the dice calculator
 SETTLE = 0.06
 
 #: Installed before the page's own scripts: timestamps of key presses, websocket frames
-#: (kept raw, decoded only when collected) and mutations of the watched number.
-PAGE_TRACE = """(() => {
+#: (kept raw, decoded only when collected) and mutations of the watched number
+#: (:data:`bench_site.KEYS_AND_WATCH`).
+PAGE_TRACE = (
+    """(() => {
   const log = {keys: [], sends: [], recvs: [], marks: []};
   window.__rt = log;
   const Native = window.WebSocket;
@@ -100,26 +107,11 @@ PAGE_TRACE = """(() => {
       return super.send(data);
     }
   }
-  window.WebSocket = Traced;
-  document.addEventListener('keydown', () => log.keys.push(performance.now()), true);
-  // The number may be re-rendered (its element replaced): watch the whole page and compare
-  // the text of whatever element matches now (textContent: no forced layout).
-  window.__watch = (selector) => {
-    const text = () => {
-      const el = document.querySelector(selector);
-      return el && el.textContent;
-    };
-    let last = text();
-    new MutationObserver(() => {
-      const now = text();
-      if (now === last) return;
-      last = now;
-      const mark = {mutation: performance.now(), text: now};
-      log.marks.push(mark);
-      requestAnimationFrame(() => { mark.frame = performance.now(); });
-    }).observe(document.body, {childList: true, subtree: true, characterData: true});
-  };
+  window.WebSocket = Traced;"""
+    + KEYS_AND_WATCH
+    + """
 })();"""
+)
 
 #: Decodes the frames of one change (Jupyter's v1 websocket protocol) and returns its
 #: timeline in milliseconds of the page's clock, plus the clock's origin (ms since epoch).
@@ -268,18 +260,12 @@ def traced_server(book: Path, config: Config, scratch: Path, pools: str) -> Iter
     if config.kernel_python:
         paths = [str(kernel_spec_dir(scratch, config.kernel_python)), env.get("JUPYTER_PATH", "")]
         env["JUPYTER_PATH"] = os.pathsep.join(p for p in paths if p)
-    command = [
-        sys.executable,
-        str(Path(__file__).resolve()),
-        "--serve",
-        ".",
-        "--no-browser",
-        "--Voila.ip=127.0.0.1",
-        f"--port={port}",
-        "--Voila.port_retries=0",
+    command = server_command(
+        port,
         f"--BookKernelManager.widget_echo={config.echo}",
         pools,
-    ]
+        program=(str(Path(__file__).resolve()), "--serve"),
+    )
     log = ROOT / "test-artifacts" / f"bench-roundtrip-{slug}.log"
     log.parent.mkdir(exist_ok=True)
     url = f"http://127.0.0.1:{port}"
@@ -288,18 +274,7 @@ def traced_server(book: Path, config: Config, scratch: Path, pools: str) -> Iter
             command, cwd=book, env=env, stdout=output, stderr=subprocess.STDOUT
         )
     try:
-        deadline = time.monotonic() + 120
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"server exited:\n{log.read_text()[-3000:]}")
-            try:
-                request = urllib.request.Request(f"{url}/voila/render/index.ipynb", method="HEAD")
-                with urllib.request.urlopen(request, timeout=5):
-                    break
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.3)
+        wait_until_serving(f"{url}/voila/render/index.ipynb", process, log, 120)
         yield TracedServer(url, trace)
     finally:
         stop_server(process)

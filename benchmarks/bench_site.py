@@ -93,12 +93,11 @@ FIRST_RENDER = """() => {
 }"""
 TEXT_CELL = '"Bonjour"'
 SLIDER_CELL = "import ipywidgets as w\nw.IntSlider(0, 0, 10)"
-#: Installed before the page's scripts: key presses and the watched number's changes (its
-#: element may be re-rendered, so the whole page is watched and the text compared;
-#: ``textContent`` forces no layout), each with the next animation frame (its paint follows).
-KEY_TRACE = """(() => {
-  const log = {keys: [], marks: []};
-  window.__keys = log;
+#: Part of a trace script (``log`` its record): key presses, and ``window.__watch(selector)``
+#: marking each change of the watched number with the next animation frame (its paint
+#: follows). The number's element may be re-rendered, so the whole page is watched and the
+#: text of whatever element matches now compared (``textContent`` forces no layout).
+KEYS_AND_WATCH = """
   document.addEventListener('keydown', () => log.keys.push(performance.now()), true);
   window.__watch = (selector) => {
     const text = () => {
@@ -114,8 +113,12 @@ KEY_TRACE = """(() => {
       log.marks.push(mark);
       requestAnimationFrame(() => { mark.frame = performance.now(); });
     }).observe(document.body, {childList: true, subtree: true, characterData: true});
-  };
-})();"""
+  };"""
+#: Installed before the page's scripts: key presses and the watched number's changes.
+KEY_TRACE = f"""(() => {{
+  const log = {{keys: [], marks: []}};
+  window.__keys = log;{KEYS_AND_WATCH}
+}})();"""
 #: Pause after each change: ipywidgets' page holds a change back while the previous one is
 #: unanswered (kernel status idle), so changes closer than a round trip would be queued.
 SETTLE = 0.06
@@ -278,6 +281,19 @@ def machine() -> str:
         f"{os.cpu_count()} cores ({cpu}), Python {platform.python_version()}, "
         f"{chromium.splitlines()[-1] if chromium else 'Chromium'}"
     )
+
+
+def report_head(title: str) -> list[str]:
+    """A browser benchmark report's first lines: its title, the date, the machine and the
+    load average while it ran (other jobs share the cores)."""
+    now = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    return [
+        f"# {title}",
+        "",
+        f"- Date: {now}",
+        f"- Machine: {machine()}",
+        f"- Load average during the run: {os.getloadavg()[0]:.1f} (other jobs share the cores)",
+    ]
 
 
 def main() -> None:

@@ -310,6 +310,23 @@ def test_wind_matrix_flags_chest_distances_the_board_cannot_produce() -> None:
 # --- RuneDuel -----------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize(
+    ("make", "interceptor"),
+    [(ShotCalculator, "_interception_row"), (RuneDuel, "interception")],
+    ids=["shot", "duel"],
+)
+def test_a_situation_shows_its_tier_and_an_interceptor_for_a_chest_only(
+    make: type, interceptor: str
+) -> None:
+    calculator = make()
+    shown = getattr(calculator, interceptor).layout
+    assert shown.display == "none" and calculator.tier_label.value == "palier I"
+    calculator.kind.value = "chest"
+    calculator.turn.value = 5
+    assert shown.display == "" and calculator.tier_label.value == "palier III"
+    assert calculator.distance.description == "Distance du coffre"
+
+
 def test_rune_duel_names_the_chest_distance_and_flags_cases_off_the_board() -> None:
     widget = RuneDuel()
     assert widget.distance.description == "Distance du tir"

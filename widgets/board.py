@@ -18,7 +18,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import replace
 from html import escape
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar, overload
 
 import anywidget
 import traitlets
@@ -43,6 +43,7 @@ from . import board_svg as draw
 from .board_legend import legend_html
 from .formatting import french, typeset
 
+T = TypeVar("T")
 HERE = Path(__file__).parent
 Action = Callable[[str], Any]
 
@@ -91,6 +92,39 @@ def _flag(name: str, value: object) -> bool:
     if isinstance(value, bool):
         return value
     raise BoardError(f"{name} must be True or False, got {str(value)[:20]!r}")
+
+
+def _values(value: object) -> bool:
+    return _flag("values", value)
+
+
+class _Redrawing(Generic[T]):
+    """A board setting that redraws the board when it changes; ``check`` turns what is set
+    into the value kept (a :class:`BoardError` for anything else: nothing changes). The
+    value lives in the board's ``_<name>`` attribute."""
+
+    def __init__(self, check: Callable[[Any], T], doc: str) -> None:
+        self._check = check
+        self.__doc__ = doc
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._attribute = f"_{name}"
+
+    @overload
+    def __get__(self, board: None, owner: type | None = None) -> _Redrawing[T]: ...
+    @overload
+    def __get__(self, board: object, owner: type | None = None) -> T: ...
+    def __get__(self, board: object, owner: type | None = None) -> T | _Redrawing[T]:
+        if board is None:
+            return self
+        value: T = getattr(board, self._attribute)
+        return value
+
+    def __set__(self, board: Any, value: Any) -> None:
+        checked = self._check(value)
+        if checked != getattr(board, self._attribute):
+            setattr(board, self._attribute, checked)
+            board._draw_board()
 
 
 def _state(value: object) -> MatchState:
@@ -261,7 +295,7 @@ class Board(anywidget.AnyWidget):  # type: ignore[misc]
         self._players = _players(players)
         self._flipped = _flipped(flipped)
         self._interactive = bool(interactive)
-        self._values = _flag("values", values)
+        self._values = _values(values)
         self._selected: tuple[int, int] | None = None
         self._auto = False  # the selection follows the decision (a shooter, an advance)
         self._preview: UnitPreview | None = None
@@ -287,14 +321,9 @@ class Board(anywidget.AnyWidget):  # type: ignore[misc]
         self._follow_state()
         self._draw_board()
 
-    @property
-    def viewer(self) -> int | None:
-        return self._viewer
-
-    @viewer.setter
-    def viewer(self, value: int | str | None) -> None:
-        self._viewer = _viewer(value)
-        self._draw_board()
+    viewer = _Redrawing(
+        _viewer, "The side (engine int) whose hidden orders may be shown, or ``None``."
+    )
 
     @property
     def flipped(self) -> bool:
@@ -307,29 +336,12 @@ class Board(anywidget.AnyWidget):  # type: ignore[misc]
         self._flipped = _flipped(value)
         self._draw_board()
 
-    @property
-    def players(self) -> tuple[int, ...] | None:
-        """The sides the reader plays (engine ints), or ``None`` for any side."""
-        return self._players
-
-    @players.setter
-    def players(self, value: Iterable[int | str] | None) -> None:
-        players = _players(value)
-        if players != self._players:
-            self._players = players
-            self._draw_board()
-
-    @property
-    def values(self) -> bool:
-        """Whether odds are shown (``False``: the quiz mode, see the class docstring)."""
-        return self._values
-
-    @values.setter
-    def values(self, value: bool) -> None:
-        shown = _flag("values", value)
-        if shown != self._values:
-            self._values = shown
-            self._draw_board()
+    players = _Redrawing(
+        _players, "The sides the reader plays (engine ints), or ``None`` for any side."
+    )
+    values = _Redrawing(
+        _values, "Whether odds are shown (``False``: the quiz mode, see the class docstring)."
+    )
 
     @property
     def compact(self) -> bool:

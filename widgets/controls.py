@@ -22,43 +22,29 @@ _STYLE = {"description_width": "11em"}
 _LAYOUT = {"width": "100%", "max_width": "40em"}  # fluid: fits a phone, long options fit too
 
 
-def slider(description: str, low: int, high: int, value: int, css: str) -> w.IntSlider:
-    """An integer slider: arrow keys move it one step, its readout can be typed into."""
-    control = w.IntSlider(
-        value=value,
-        min=low,
-        max=high,
-        step=1,
-        description=description,
-        tooltip=description,
-        style=_STYLE,
-        layout=_LAYOUT,
-    )
+def _labelled(kind: Any, description: str, css: str, **settings: Any) -> Any:
+    """A ``kind`` control labelled ``description`` (its tooltip too), in the book's style,
+    carrying the CSS class ``css``."""
+    control = kind(description=description, tooltip=description, style=_STYLE, **settings)
     control.add_class(css)
     return control
+
+
+def slider(description: str, low: int, high: int, value: int, css: str) -> w.IntSlider:
+    """An integer slider: arrow keys move it one step, its readout can be typed into."""
+    return _labelled(
+        w.IntSlider, description, css, value=value, min=low, max=high, step=1, layout=_LAYOUT
+    )
 
 
 def dropdown(description: str, options: Sequence[tuple[str, Any]], value: Any, css: str) -> Any:
     """A drop-down (an HTML ``select``: keyboard-friendly) over ``(label, value)`` pairs."""
     labelled = [(french(label), choice) for label, choice in options]
-    control = w.Dropdown(
-        options=labelled,
-        value=value,
-        description=description,
-        tooltip=description,
-        style=_STYLE,
-        layout=_LAYOUT,
-    )
-    control.add_class(css)
-    return control
+    return _labelled(w.Dropdown, description, css, options=labelled, value=value, layout=_LAYOUT)
 
 
 def checkbox(description: str, css: str) -> w.Checkbox:
-    control = w.Checkbox(
-        value=False, description=description, tooltip=description, style=_STYLE, indent=False
-    )
-    control.add_class(css)
-    return control
+    return _labelled(w.Checkbox, description, css, value=False, indent=False)
 
 
 def html(css: str) -> w.HTML:

@@ -16,9 +16,9 @@ from akvo.shots import RuneChoice, ShotKind
 
 from . import controls as c
 from .calculator import Calculator
-from .formatting import decimal, fraction, french, percent, tier_numeral
+from .formatting import decimal, fraction, french, percent
 from .plots import heatmap_figure
-from .shot import chest_board_note, interception_distance, situation_controls
+from .shot import chest_board_note, interception_distance, show_situation, situation_controls
 
 RUNE_NAMES: dict[RuneChoice, str] = {
     None: "Aucune",
@@ -86,15 +86,12 @@ class RuneDuel(Calculator):
         self.duel = duel = self.compute()
         self.summary.value = summary(duel)
         self.table.value = payoff_table(duel)
-        is_chest = self.kind.value == "chest"
-        self.interception.layout.display = "" if is_chest else "none"
-        self.distance.description = "Distance du coffre" if is_chest else "Distance du tir"
+        is_chest = show_situation(self, self.interception)
         self.board_note.value = (
             chest_board_note(self.distance.value, interception_distance(self.interception))
             if is_chest
             else ""
         )
-        self.tier_label.value = f"palier {tier_numeral(tier_for_turn(self.turn.value))}"
         rows = [RUNE_NAMES[o] for o in duel.attacker_options]
         columns = [RUNE_NAMES[o] for o in duel.defender_options]
         with self._heatmap.hold_sync():  # one message: colour scale, grid, labels

@@ -110,6 +110,25 @@ def situation_controls(
     )
 
 
+def show_situation(calculator: Calculator, interception: Any) -> bool:
+    """Fit the situation's controls to what they say: ``interception`` (the interceptor's
+    control, or its row) shown for a chest only, the distance named after the target, the
+    turn's tier. Whether the target is the chest."""
+    is_chest: bool = calculator.kind.value == "chest"
+    interception.layout.display = "" if is_chest else "none"
+    calculator.distance.description = "Distance du coffre" if is_chest else "Distance du tir"
+    calculator.tier_label.value = f"palier {tier_numeral(tier_for_turn(calculator.turn.value))}"
+    return is_chest
+
+
+def _side(rune: Any, **controls: Any) -> Side:
+    """The :class:`~akvo.shots.Side` that a rune drop-down (its values: rune and Relance
+    policy) and the controls of the other fields (by field name) describe."""
+    choice, policy = rune.value
+    values = {name: control.value for name, control in controls.items()}
+    return Side(rune=choice, policy=policy, **values)
+
+
 class ShotCalculator(Calculator):
     """Turn, distance and both sides' choices → the shot's outcomes, exactly.
 
@@ -211,21 +230,17 @@ class ShotCalculator(Calculator):
 
     def sides(self) -> tuple[Side, Side]:
         """The attacking and defending :class:`~akvo.shots.Side` the controls describe."""
-        attack_rune, attack_policy = self.attack_rune.value
-        defence_rune, defence_policy = self.defence_rune.value
-        attack = Side(
-            rune=attack_rune,
-            policy=attack_policy,
-            vigie=self.vigie.value,
-            souffle=self.souffle.value,
-            tourbillon=self.attack_tourbillon.value,
+        attack = _side(
+            self.attack_rune,
+            vigie=self.vigie,
+            souffle=self.souffle,
+            tourbillon=self.attack_tourbillon,
         )
-        defence = Side(
-            rune=defence_rune,
-            policy=defence_policy,
-            resilience=self.resilience.value,
-            egide=self.egide.value,
-            tourbillon=self.defence_tourbillon.value,
+        defence = _side(
+            self.defence_rune,
+            resilience=self.resilience,
+            egide=self.egide,
+            tourbillon=self.defence_tourbillon,
         )
         return attack, defence
 
@@ -247,11 +262,7 @@ class ShotCalculator(Calculator):
     # --- Display --------------------------------------------------------------------------
 
     def _update(self, _change: Any = None) -> None:
-        is_chest = self.kind.value == "chest"
-        self._interception_row.layout.display = "" if is_chest else "none"
-        self.distance.description = "Distance du coffre" if is_chest else "Distance du tir"
-        tier = tier_for_turn(self.turn.value)
-        self.tier_label.value = f"palier {tier_numeral(tier)}"
+        is_chest = show_situation(self, self._interception_row)
         if not self.souffle.value and self.distance.value > DISTANCE_LIMIT:
             self._no_shot(out_of_range(self.distance.value, is_chest))
             return

@@ -61,6 +61,21 @@ def duel_odds(choice: str) -> DuelOdds:
     return lieu_duel(reading)
 
 
+class _OddsView(w.VBox):
+    """A few controls and the odds they give, recomputed whenever one of them changes:
+    subclasses build their controls, then call :meth:`_build`, and fill :meth:`_update`."""
+
+    def _build(self, controls: list[Any], css: str) -> None:
+        self.result = c.html("akvo-odds")
+        super().__init__([c.panel([*controls, self.result], css)])
+        for control in controls:
+            control.observe(self._update, names="value")
+        self._update()
+
+    def _update(self, _change: Any = None) -> None:
+        raise NotImplementedError
+
+
 def duel_table(odds: DuelOdds) -> str:
     rows = [
         [c.cell("L’attaquant gagne"), *_cell(odds.win, "akvo-va-win")],
@@ -70,16 +85,12 @@ def duel_table(odds: DuelOdds) -> str:
     return c.table(["Issue", "Chance", "Fraction exacte"], rows)
 
 
-class DuelCalculator(w.VBox):
+class DuelCalculator(_OddsView):
     """Vague Attaque: a duel for a Souvenir or a Lieu (with the tie reading) → its odds."""
 
     def __init__(self, choice: str = "souvenir") -> None:
         self.target = c.dropdown("Duel pour", DUEL_CHOICES, choice, "akvo-va-target")
-        self.result = c.html("akvo-odds")
-        self.odds = duel_odds(choice)
-        super().__init__([c.panel([self.target, self.result], "akvo-va-duel")])
-        self.target.observe(self._update, names="value")
-        self._update()
+        self._build([self.target], "akvo-va-duel")
 
     def _update(self, _change: Any = None) -> None:
         self.odds = duel_odds(self.target.value)
@@ -108,16 +119,12 @@ def ship_table(forecast: ShipForecast) -> str:
     return table + summary
 
 
-class PirateShip(w.VBox):
+class PirateShip(_OddsView):
     """Vague Attaque solo: the pirate ship's die over the player's next turns."""
 
     def __init__(self, turns: int = 4) -> None:
         self.turns = c.slider("Tours à venir", 1, MAX_SHIP_TURNS, turns, "akvo-ship-turns")
-        self.result = c.html("akvo-odds")
-        self.forecast = pirate_ship_forecast(turns)
-        super().__init__([c.panel([self.turns, self.result], "akvo-ship")])
-        self.turns.observe(self._update, names="value")
-        self._update()
+        self._build([self.turns], "akvo-ship")
 
     def _update(self, _change: Any = None) -> None:
         self.forecast = pirate_ship_forecast(self.turns.value)
@@ -142,19 +149,14 @@ def wall_table(odds: WallOdds, tests: int) -> str:
     return c.table(["Test de résistance", "Chance", "Fraction exacte"], rows) + note
 
 
-class WallTest(w.VBox):
+class WallTest(_OddsView):
     """Akeruption: a wall's resistance test (lava die vs wall die + bonus, ties to the lava)."""
 
     def __init__(self, material: Material = "paille", tests: int = 3) -> None:
         options = [(MATERIAL_LABELS[m], m) for m in MATERIALS]
         self.material = c.dropdown("Mur", options, material, "akvo-wall-material")
         self.tests = c.slider("Tests de suite", 1, 10, tests, "akvo-wall-tests")
-        self.result = c.html("akvo-odds")
-        self.odds = wall_test(material)
-        super().__init__([c.panel([self.material, self.tests, self.result], "akvo-wall")])
-        for control in (self.material, self.tests):
-            control.observe(self._update, names="value")
-        self._update()
+        self._build([self.material, self.tests], "akvo-wall")
 
     def _update(self, _change: Any = None) -> None:
         self.odds = wall_test(self.material.value)

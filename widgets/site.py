@@ -336,6 +336,25 @@ class RunningServer:
     pid: int
 
 
+def server_command(
+    port: int, *options: str, program: tuple[str, ...] = ("-m", "akvo_widgets.site")
+) -> list[str]:
+    """The command that serves the book of the current folder on ``port`` of the loopback:
+    no browser, and ``--Voila.port_retries=0`` makes a port taken in the meantime an error
+    instead of a silent move to another port; ``options``: extra command-line options;
+    ``program``: what Python runs (a benchmark's wrapper of this module's ``main``)."""
+    return [
+        sys.executable,
+        *program,
+        ".",
+        "--no-browser",
+        "--Voila.ip=127.0.0.1",
+        f"--port={port}",
+        "--Voila.port_retries=0",
+        *options,
+    ]
+
+
 @contextmanager
 def serve_in_background(
     book: Path, log: Path, *options: str, timeout: float = 60.0
@@ -343,8 +362,7 @@ def serve_in_background(
     """Serve ``book`` on a free loopback port while the block runs.
 
     For tests and benchmarks; ``options`` are extra command-line options (e.g.
-    ``--BookServer.max_readers=2``). ``--Voila.port_retries=0`` turns a port taken in the
-    meantime into an error instead of a silent move to another port; SIGTERM stops Voilà
+    ``--BookServer.max_readers=2``, see :func:`server_command`); SIGTERM stops Voilà
     cleanly.
     """
     if os.environ.get("AKVO_NO_SERVERS") == "1":
@@ -353,17 +371,7 @@ def serve_in_background(
             "mark it @pytest.mark.server (tests/conftest.py)"
         )
     port = free_port()
-    command = [
-        sys.executable,
-        "-m",
-        "akvo_widgets.site",
-        ".",
-        "--no-browser",
-        "--Voila.ip=127.0.0.1",
-        f"--port={port}",
-        "--Voila.port_retries=0",
-        *options,
-    ]
+    command = server_command(port, *options)
     url = f"http://127.0.0.1:{port}"
     with log.open("wb") as output:
         process = subprocess.Popen(command, cwd=book, stdout=output, stderr=subprocess.STDOUT)
@@ -374,11 +382,11 @@ def serve_in_background(
         stop_server(process)
 
 
-def stop_server(process: subprocess.Popen[bytes]) -> None:
-    """SIGTERM (Voilà shuts its kernels down), then SIGKILL after 15 s."""
+def stop_server(process: subprocess.Popen[bytes], grace: float = 15.0) -> None:
+    """SIGTERM (Voilà shuts its kernels down), then SIGKILL after ``grace`` seconds."""
     process.send_signal(signal.SIGTERM)
     try:
-        process.wait(timeout=15)
+        process.wait(timeout=grace)
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait()

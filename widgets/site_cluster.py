@@ -20,13 +20,20 @@ import argparse
 import shutil
 import signal
 import subprocess
-import sys
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from .site import HOME_PAGE, RunningServer, free_port, serve_in_background, wait_until_serving
+from .site import (
+    HOME_PAGE,
+    RunningServer,
+    free_port,
+    serve_in_background,
+    server_command,
+    stop_server,
+    wait_until_serving,
+)
 
 DEPLOY = Path(__file__).resolve().parents[1] / "deploy"
 TEMPLATE = DEPLOY / "haproxy.cfg"
@@ -120,12 +127,7 @@ def proxy_in_background(config: Path, log: Path, url: str, timeout: float = 30.0
         wait_until_serving(f"{url}/voila/render/{HOME_PAGE}", process, log, timeout, "HAProxy")
         yield url
     finally:
-        process.send_signal(signal.SIGTERM)  # HAProxy's hard stop
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop_server(process, grace=10.0)  # SIGTERM: HAProxy's hard stop
 
 
 @contextmanager
@@ -188,18 +190,7 @@ def main(argv: list[str] | None = None) -> None:
     processes = []
     try:
         for index, port in enumerate(ports, start=1):
-            command = [
-                sys.executable,
-                "-m",
-                "akvo_widgets.site",
-                ".",
-                "--no-browser",
-                "--Voila.ip=127.0.0.1",
-                f"--port={port}",
-                "--Voila.port_retries=0",
-                *server_options(index, args.tables),
-                *args.voila,
-            ]
+            command = server_command(port, *server_options(index, args.tables), *args.voila)
             processes.append(subprocess.Popen(command))
         haproxy = haproxy_path()
         if haproxy is None:

@@ -27,6 +27,7 @@ from akvo.match.phases import Phase
 from akvo.online.views import Advice
 
 from .formatting import decimal, french, percent
+from .value_words import Wording, value_words
 
 _ADVISER: Final = GreedyBot(0)  # its generator is never drawn from when it decides
 
@@ -35,22 +36,23 @@ def _points(value: Fraction) -> str:
     return f"{decimal(value, 2)}\u00a0pt"
 
 
+#: An online table's words: short, one decimal for a chance, two for points.
+TABLE = Wording(
+    chance=percent,
+    points=_points,
+    phrases={
+        P_PUSH: "{value} de recul",
+        EXPECTED_POINTS: "{value} espéré",
+        P_SUCCESS: "{value} de réussite",
+        WORTH: "valeur {value}",
+        GAIN: "gain {value}",
+    },
+)
+
+
 def value_text(option: OptionValue) -> str:
     """One option's value in French: ``47,6 % de recul``, ``0,83 pt espéré``…"""
-    value = option.value
-    if value is None:
-        return ""
-    if option.measure == P_PUSH:
-        return f"{percent(value)} de recul"
-    if option.measure == EXPECTED_POINTS:
-        return f"{_points(value)} espéré"
-    if option.measure == P_SUCCESS:
-        return f"{percent(value)} de réussite"
-    if option.measure == WORTH:
-        return f"valeur {_points(value)}"
-    if option.measure == GAIN:
-        return f"gain {_points(value)}"
-    return ""
+    return value_words(option, TABLE)
 
 
 class TableCoach:

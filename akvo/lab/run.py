@@ -181,30 +181,52 @@ def _run(
     progress: bool,
     on_progress: Progress | None,
 ) -> tuple[list[MatchResult], bool]:
-    chunks = _chunks(n, _worker_count(client), chunk)
-    done: list[MatchResult] = []
-    bar = _bar(n) if progress else None
-    complete = True
+    tasks = [(spec, start, stop) for start, stop in _chunks(n, _worker_count(client), chunk)]
+    played, complete = play_tasks(tasks, client, progress, on_progress)
+    done = sorted((row for rows in played if rows for row in rows), key=lambda row: row.index)
+    return done, complete
 
-    def report(rows: list[MatchResult]) -> bool:
-        done.extend(rows)
+
+def play_tasks(
+    tasks: Sequence[tuple[MatchSpec, int, int]],
+    client: Any,
+    progress: bool,
+    on_progress: Progress | None,
+) -> tuple[list[list[MatchResult] | None], bool]:
+    """Play each chunk ``(spec, start, stop)`` in this process (``client`` None) or on Dask,
+    reporting as chunks finish: a tqdm bar if ``progress``, ``on_progress(done, total)``
+    after each. A callback returning ``False`` or Ctrl+C stops the run and cancels what is
+    pending. Returns each task's matches (``None`` if it was not played) and whether the
+    run went to its end."""
+    total = sum(stop - start for _, start, stop in tasks)
+    played: list[list[MatchResult] | None] = [None] * len(tasks)
+    bar = _bar(total) if progress else None
+    done = 0
+
+    def report(index: int, rows: list[MatchResult]) -> bool:
+        nonlocal done
+        played[index] = rows
+        done += len(rows)
         if bar is not None:
             bar.update(len(rows))
-        return not (on_progress is not None and on_progress(len(done), n) is False)
+        return not (on_progress is not None and on_progress(done, total) is False)
 
     futures: list[Any] = []
+    complete = True
     try:
         if client is None:
-            for start, stop in chunks:
-                if not report(play_chunk(spec, start, stop)):
+            for index, (spec, start, stop) in enumerate(tasks):
+                if not report(index, play_chunk(spec, start, stop)):
                     complete = False
                     break
         else:
             futures = [
-                client.submit(play_chunk, spec, start, stop, pure=False) for start, stop in chunks
+                client.submit(play_chunk, spec, start, stop, pure=False)
+                for spec, start, stop in tasks
             ]
+            index_of = {future.key: index for index, future in enumerate(futures)}
             for future in _distributed().as_completed(futures):
-                if not report(future.result()):
+                if not report(index_of[future.key], future.result()):
                     complete = False
                     break
     except KeyboardInterrupt:
@@ -215,8 +237,7 @@ def _run(
         pending = [f for f in futures if not f.done()]
         if pending:
             client.cancel(pending)
-    done.sort(key=lambda row: row.index)
-    return done, complete and len(done) == n
+    return played, complete and done == total
 
 
 def _bar(total: int) -> Any:

@@ -22,18 +22,17 @@ from typing import Any
 
 from akvo.lab.coverage import use_label
 from akvo.lab.forbid import FORBIDDABLE
-from akvo.lab.play import MatchSpec, play_chunk
+from akvo.lab.play import MatchSpec
 from akvo.lab.results import LabError, MatchResult
 from akvo.lab.run import (
     LARGEST_CHUNK,
     SMALLEST_CHUNK,
     Progress,
-    _bar,
     _chunks,
-    _distributed,
     _spec,
     _worker_count,
     dask_client,
+    play_tasks,
 )
 from akvo.lab.stats import Interval, mean_interval, proportion
 from akvo.rules import PRESET_TEAMS
@@ -261,47 +260,15 @@ def _play_all(
         for (key, spec), count in zip(jobs, counts, strict=True)
         for start, stop in _chunks(count, workers, size)
     ]
-    total = sum(stop - start for *_, start, stop in tasks)
+    played, complete = play_tasks(
+        [(spec, start, stop) for _, spec, start, stop in tasks], client, progress, on_progress
+    )
     rows: dict[tuple[str, str, str], list[MatchResult]] = {key: [] for key, _ in jobs}
-    bar = _bar(total) if progress else None
-    done, complete = 0, True
-
-    def report(key: tuple[str, str, str], chunk: list[MatchResult]) -> bool:
-        nonlocal done
-        rows[key].extend(chunk)
-        done += len(chunk)
-        if bar is not None:
-            bar.update(len(chunk))
-        return not (on_progress is not None and on_progress(done, total) is False)
-
-    futures: list[Any] = []
-    try:
-        if client is None:
-            for key, spec, start, stop in tasks:
-                if not report(key, play_chunk(spec, start, stop)):
-                    complete = False
-                    break
-        else:
-            futures = [
-                client.submit(play_chunk, spec, start, stop, pure=False)
-                for _, spec, start, stop in tasks
-            ]
-            key_of = {future.key: task[0] for future, task in zip(futures, tasks, strict=True)}
-            for future in _distributed().as_completed(futures):
-                if not report(key_of[future.key], future.result()):
-                    complete = False
-                    break
-    except KeyboardInterrupt:
-        complete = False
-    finally:
-        if bar is not None:
-            bar.close()
-        pending = [f for f in futures if not f.done()]
-        if pending:
-            client.cancel(pending)
+    for (key, *_), chunk in zip(tasks, played, strict=True):
+        rows[key].extend(chunk or ())
     for chunk in rows.values():
         chunk.sort(key=lambda row: row.index)
-    return rows, complete and done == total
+    return rows, complete
 
 
 def _wins(rows: Sequence[MatchResult]) -> Counter[str]:

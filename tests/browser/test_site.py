@@ -38,6 +38,7 @@ from akvo_widgets.play.replay import ReplayViewer, counter_text
 from akvo_widgets.play.tutorial import LESSON, progress_text
 from akvo_widgets.positions import play_move, verdict
 from akvo_widgets.sharing import default_split, sharing_notes
+from akvo_widgets.stepper import LineStepper
 from akvo_widgets.team_errors import team_error_french
 from tests.browser.chromium import outside_requests
 
@@ -207,23 +208,26 @@ def _teams(page: Page) -> str:
     return team_error_french(caught.value)
 
 
-def _turn(page: Page) -> str:
-    page.locator("button.akvo-stepper-next").first.click()
-    stepper = TurnStepper()
-    stepper.advance()
-    return _visible(stepper.step.value)
+def _first_step(stepper: Callable[[], LineStepper]) -> Callable[[Page], str]:
+    """A stepper page's move: one « Étape suivante »; it must show the step that the same
+    stepper, built here, shows after one advance."""
+
+    def move(page: Page) -> str:
+        page.locator("button.akvo-stepper-next").first.click()
+        here = stepper()
+        here.advance()
+        return _visible(here.step.value)
+
+    return move
+
+
+_turn = _first_step(TurnStepper)
+_ultimes = _first_step(UltimeScenes)
 
 
 def _movement(page: Page) -> str:
     _press(page, ".akvo-move-row-b", "ArrowRight")  # B's ship 5 → 6: room for both cells
     return _visible(lines_html(play_move({"navire": 3}, {"navire": 6}, "navire", "advance").lines))
-
-
-def _ultimes(page: Page) -> str:
-    page.locator("button.akvo-stepper-next").first.click()
-    scenes = UltimeScenes()
-    scenes.advance()
-    return _visible(scenes.step.value)
 
 
 def _end(page: Page) -> str:

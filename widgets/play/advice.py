@@ -12,6 +12,7 @@ from akvo.coach.values import EXPECTED_POINTS, GAIN, P_PUSH, P_SUCCESS, WORTH
 from akvo.match.board import SIDE_NAMES
 
 from ..formatting import NBSP, decimal, exact_percent
+from ..value_words import Wording, value_words
 
 #: The most decimals a number of points gets; below it the page says « < 0,0001 ».
 MOST_DIGITS = 4
@@ -29,23 +30,21 @@ def exact_points(value: Fraction) -> str:
     return decimal(value, digits)
 
 
+#: The guided pages' words: whole words (« point »), and the side each value is for.
+GUIDED = Wording(
+    chance=exact_percent,
+    points=exact_points,
+    phrases={
+        P_PUSH: "{value} de recul {whose}",
+        EXPECTED_POINTS: "{value}\u00a0point espéré {whose}",
+        P_SUCCESS: "{value} de réussite{critical}",
+        WORTH: "vaut {value}\u00a0point {whose}{each}",
+        GAIN: "gain {value}\u00a0point {whose}",
+    },
+)
+
+
 def value_phrase(option: OptionValue, shooter: int) -> str:
     """One option's value in French, naming the side it is for: the shooter's at a shot or
     rune, the deciding side's otherwise (``shooter`` is that side, 0 = A)."""
-    value, whose = option.value, f"pour{NBSP}{SIDE_NAMES[shooter]}"
-    if value is None:
-        return ""
-    if option.measure == P_PUSH:
-        return f"{exact_percent(value)} de recul {whose}"
-    if option.measure == EXPECTED_POINTS:
-        return f"{exact_points(value)}{NBSP}point espéré {whose}"
-    if option.measure == P_SUCCESS:
-        critical = option.critical
-        extra = f", critique {exact_percent(critical)}" if critical is not None else ""
-        return f"{exact_percent(value)} de réussite{extra}"
-    if option.measure == WORTH:
-        each = " par tir, jusqu’à trois" if option.note.startswith("per shot") else ""
-        return f"vaut {exact_points(value)}{NBSP}point {whose}{each}"
-    if option.measure == GAIN:
-        return f"gain {exact_points(value)}{NBSP}point {whose}"
-    return ""
+    return value_words(option, GUIDED, f"pour{NBSP}{SIDE_NAMES[shooter]}")

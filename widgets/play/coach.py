@@ -24,6 +24,7 @@ from akvo.lab.stats import proportion
 from akvo.match import MatchState
 
 from ..formatting import NBSP, decimal, exact_percent, french, integer
+from ..value_words import Wording, value_words
 from .labels import action_label, orders_label
 
 #: Seconds the first estimates may take (the page promises « within 2 s »).
@@ -47,33 +48,26 @@ def _signed_points(value: Fraction) -> str:
     return ("+" if value > 0 else "") + small_points(value)
 
 
+#: The match page's words: short (« pt »), the best shot behind a worth, and whether a
+#: value assumes the opponent's best reply.
+MATCH = Wording(
+    chance=exact_percent,
+    points=small_points,
+    phrases={
+        P_PUSH: "{value} de recul{reply}",
+        EXPECTED_POINTS: "{value} espéré{reply}",
+        P_SUCCESS: "réussite {value}{critical}",
+        WORTH: "meilleur tir {value}{reply}",
+        GAIN: "gain du tour {sign}{value}",
+    },
+    no_shot="ne tire pas",
+    no_target="aucune cible à portée",
+)
+
+
 def value_text(option: OptionValue) -> str:
     """One option's exact value in French, as its button shows it."""
-    value = option.value
-    if value is None:
-        return "ne tire pas" if option.note == "does not shoot" else ""
-    if option.measure == P_PUSH:
-        text = f"{exact_percent(value)} de recul"
-    elif option.measure == EXPECTED_POINTS:
-        text = f"{small_points(value)} espéré"
-    elif option.measure == P_SUCCESS:
-        text = f"réussite {exact_percent(value)}"
-        if option.critical is not None:
-            text += f", critique {exact_percent(option.critical)}"
-        return text
-    elif option.measure == WORTH:
-        if option.note == "does not shoot":
-            return "ne tire pas"
-        if option.target is None:
-            return "aucune cible à portée"
-        text = f"meilleur tir {small_points(value)}"
-    elif option.measure == GAIN:
-        return f"gain du tour {_signed_points(value)}"
-    else:
-        return ""
-    if option.reply is not None and option.reply != "no rune":
-        text += " face à la meilleure réponse"
-    return text
+    return value_words(option, MATCH)
 
 
 def chance_text(chance: OptionChance) -> str:
