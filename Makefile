@@ -45,8 +45,10 @@ compile: $(STAMP)
 # The site: Voilà with the home page at "/" (akvo_widgets.site), settings in book/voila.json.
 # A reader on their own machine: one pre-heated kernel per page (about 1 GB), not the
 # public server's pools of book/voila.json (76 kernels, about 3 GB; README, « Serve it
-# publicly »). `make book POOLS=` keeps book/voila.json's pools.
-POOLS ?= --VoilaKernelManager.kernel_pools_config='{"default": {"pool_size": 1}}'
+# publicly »), and pools that do not grow with the readers. `make book POOLS=` keeps
+# book/voila.json's pools.
+POOLS ?= --VoilaKernelManager.kernel_pools_config='{"default": {"pool_size": 1}}' \
+	--BookServer.pool_memory_mb=0
 book: $(STAMP) $(ENGINE)
 	@echo "Serving the Akvolition book on http://$(HOST):$(PORT)/  (Ctrl+C to stop)"
 	cd book && $(CURDIR)/$(BIN)/python -m akvo_widgets.site . --no-browser \

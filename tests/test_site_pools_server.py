@@ -25,7 +25,7 @@ PAGE = "des.ipynb"
 def server() -> Iterator[RunningServer]:
     ARTIFACTS.mkdir(exist_ok=True)
     options = (
-        *SMALL_POOLS,
+        *(option for option in SMALL_POOLS if "pool_memory_mb" not in option),
         "--BookServer.pool_memory_mb=450",
         "--BookServer.kernel_memory_mb=45",
         "--BookServer.pool_most=2",

@@ -81,11 +81,13 @@ from .site_tables import OnlineTables, table_handlers
 
 #: The notebook the site root redirects to.
 HOME_PAGE = "index.ipynb"
-#: Small pre-heated pools for test servers (one kernel for the home page, none elsewhere):
-#: tests start many servers, and ``book/voila.json`` pre-heats dozens of kernels for bursts.
+#: Small pre-heated pools for test servers (one kernel for the home page, none elsewhere,
+#: and they do not grow with the readers): tests start many servers, and
+#: ``book/voila.json`` pre-heats dozens of kernels for bursts.
 SMALL_POOLS = (
     '--VoilaKernelManager.kernel_pools_config={"default": {"pool_size": 0}, '
     f'"{HOME_PAGE}": {{"pool_size": 1}}}}',
+    "--BookServer.pool_memory_mb=0",
 )
 #: The readiness route (relative to the base URL): JSON, pools full or not.
 READY_ROUTE = "akvo/ready"
