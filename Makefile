@@ -48,7 +48,7 @@ compile: $(STAMP)
 # publicly »), and pools that do not grow with the readers. `make book POOLS=` keeps
 # book/voila.json's pools.
 POOLS ?= --VoilaKernelManager.kernel_pools_config='{"default": {"pool_size": 1}}' \
-	--BookServer.pool_memory_mb=0
+	--BookPools.memory_mb=0
 book: $(STAMP) $(ENGINE)
 	@echo "Serving the Akvolition book on http://$(HOST):$(PORT)/  (Ctrl+C to stop)"
 	cd book && $(CURDIR)/$(BIN)/python -m akvo_widgets.site . --no-browser \

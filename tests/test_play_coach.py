@@ -22,6 +22,7 @@ from akvo_widgets.play.coach import chance_text, small_points, value_text
 from akvo_widgets.play.decisions import OrdersComposer
 from akvo_widgets.play.game import HOT_SEAT, MatchGame, result_text
 from akvo_widgets.play.labels import action_label
+from tests.hot_seat import hot_seat_games
 
 
 def _step(game: MatchGame, rng: random.Random) -> None:
@@ -55,9 +56,7 @@ def test_every_button_shows_the_coachs_exact_value() -> None:
     label then akvo.coach's value; targets equal the preview's exact odds; each Relance
     option's success and critical chances are counted again here from the dice."""
     seen: set[Phase] = set()
-    for seed in range(3):
-        rng = random.Random(seed)
-        game = MatchGame(opponent=HOT_SEAT, seed=seed, estimates=False)
+    for game, rng in hot_seat_games(range(3)):
         while not game.state.is_terminal():
             state = game.state
             if state.phase != Phase.ORDERS and game.buttons:

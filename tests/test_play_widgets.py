@@ -19,6 +19,7 @@ from akvo_widgets.play.game import HOT_SEAT, MatchGame, result_text
 from akvo_widgets.play.labels import action_label, faces
 from akvo_widgets.play.records import MAX_BYTES, RecordError, load_record, record_json
 from akvo_widgets.play.replay import ReplayViewer, counter_text
+from tests.hot_seat import hot_seat_games
 
 #: Every decision kind the engine offers a side (its decision phases, Trident's next shot
 #: aside).
@@ -61,11 +62,7 @@ def test_every_decision_kind_is_a_button_for_each_legal_action() -> None:
     """Hot seat, random button presses: the buttons are exactly the legal actions, with
     their French labels and the exact target odds, and pressing one plays it."""
     seen: set[Phase] = set()
-    for seed in range(12):
-        rng = random.Random(seed)
-        # the buttons and their exact values, not the win chances' rollouts (a thread
-        # that would share the CPU with the test for nothing: test_play_coach.py has them)
-        game = MatchGame(opponent=HOT_SEAT, seed=seed, estimates=False)
+    for game, rng in hot_seat_games(range(12)):
         while not game.state.is_terminal():
             state = game.state
             if state.phase != Phase.ORDERS:

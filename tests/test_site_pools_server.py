@@ -2,7 +2,7 @@
 
 Small pools (none for the chapters, one kernel for the home page) and a budget of ten
 kernels: the first reader of « Les dés » finds no pooled kernel and makes the pool grow,
-the second is served from it and makes it grow to two (``pool_most``), which Voilà fills.
+the second is served from it and makes it grow to two (``BookPools.most``), which Voilà fills.
 """
 
 from __future__ import annotations
@@ -25,10 +25,10 @@ PAGE = "des.ipynb"
 def server() -> Iterator[RunningServer]:
     ARTIFACTS.mkdir(exist_ok=True)
     options = (
-        *(option for option in SMALL_POOLS if "pool_memory_mb" not in option),
-        "--BookServer.pool_memory_mb=450",
-        "--BookServer.kernel_memory_mb=45",
-        "--BookServer.pool_most=2",
+        *(option for option in SMALL_POOLS if "BookPools.memory_mb" not in option),
+        "--BookPools.memory_mb=450",
+        "--BookPools.kernel_mb=45",
+        "--BookPools.most=2",
     )
     with serve_in_background(ROOT / "book", LOG, *options, timeout=120) as running:
         yield running
@@ -48,6 +48,6 @@ def test_a_read_page_pool_grows_and_serves_the_next_readers(server: RunningServe
     assert pooled_uses() == 0
     read()  # ...and the pool grown for the next one serves this one
     assert pooled_uses() == 1
-    assert wait_for_pools(server.url, 180)["wanted"] == 3  # home 1 + des 2 (pool_most)
+    assert wait_for_pools(server.url, 180)["wanted"] == 3  # home 1 + des 2 (BookPools.most)
     read()
     assert pooled_uses() == 2

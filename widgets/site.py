@@ -17,7 +17,7 @@ limit. :class:`BookServer` is Voilà itself with these changes (handlers in
   French « site complet » page (503) instead of an overloaded server;
 - the kernel-shutdown beacon of a closed page is accepted without an XSRF token;
 - kernel starts are queued, a few at a time, readers first (:mod:`akvo_widgets.site_kernels`);
-- the pre-heated pools follow the readers within ``BookServer.pool_memory_mb``
+- the pre-heated pools follow the readers within ``BookPools.memory_mb``
   (:mod:`akvo_widgets.site_pools`);
 - the extensions' content-hashed files are served immutable (:mod:`akvo_widgets.site_assets`);
 - ``/akvo/ready`` says whether the pre-heated pools are full (for benchmarks and health
@@ -54,7 +54,7 @@ from jupyter_server.base.handlers import FileFindHandler
 from jupyter_server.utils import url_path_join
 from tornado import httputil, web
 from tornado.ioloop import PeriodicCallback
-from traitlets import Bool, Float, Int, List, Unicode
+from traitlets import Bool, Int, List, Unicode
 from voila.app import Voila  # type: ignore[import-untyped]
 from voila.shutdown_kernel_handler import (  # type: ignore[import-untyped]
     VoilaShutdownKernelHandler,
@@ -76,7 +76,7 @@ from .site_pages import (
     NotFoundHandler,
     ReadyHandler,
 )
-from .site_pools import DemandPools
+from .site_pools import BookPools, DemandPools
 from .site_tables import OnlineTables, table_handlers
 
 #: The notebook the site root redirects to.
@@ -87,7 +87,7 @@ HOME_PAGE = "index.ipynb"
 SMALL_POOLS = (
     '--VoilaKernelManager.kernel_pools_config={"default": {"pool_size": 0}, '
     f'"{HOME_PAGE}": {{"pool_size": 1}}}}',
-    "--BookServer.pool_memory_mb=0",
+    "--BookPools.memory_mb=0",
 )
 #: The readiness route (relative to the base URL): JSON, pools full or not.
 READY_ROUTE = "akvo/ready"
@@ -163,28 +163,7 @@ class BookServer(Voila):
         "past it a new page view gets the French « site complet » page (HTTP 503).",
     ).tag(config=True)
 
-    pool_memory_mb = Int(
-        0,
-        help="Memory (MB) the pre-heated pools may hold in all: each page's pool grows by "
-        "one kernel per reader who opens it and shrinks back when the page goes unread "
-        "(site_pools). 0: the pools keep the sizes of kernel_pools_config.",
-    ).tag(config=True)
-
-    kernel_memory_mb = Int(
-        45,
-        help="Memory (MB, PSS) of one pre-heated kernel, to turn pool_memory_mb into kernels "
-        "(about 42 MB measured, benchmarks/results/load.md).",
-    ).tag(config=True)
-
-    pool_most = Int(20, help="Most kernels a page's pool grows to.").tag(config=True)
-
-    pool_idle_s = Float(300.0, help="Seconds a page goes unread before its grown pool halves.").tag(
-        config=True
-    )
-
-    pool_check_s = Float(20.0, help="How often idle pools are shrunk (s).").tag(config=True)
-
-    #: The pools that follow demand (None when ``pool_memory_mb`` is 0).
+    #: The pools that follow the readers (None when ``BookPools.memory_mb`` is 0).
     demand_pools: DemandPools | None = None
 
     def initialize(self, argv: Any = None) -> None:
@@ -213,11 +192,12 @@ class BookServer(Voila):
     def _follow_demand(self) -> None:
         """Pools that grow with their readers, within the memory budget (site_pools)."""
         manager = self.kernel_manager
-        if self.pool_memory_mb <= 0 or not hasattr(manager, "fill_if_needed"):
+        settings = BookPools(config=self.config)
+        if settings.memory_mb <= 0 or not hasattr(manager, "fill_if_needed"):
             return
-        budget = self.pool_memory_mb // max(1, self.kernel_memory_mb)
-        self.demand_pools = DemandPools(manager, budget, self.pool_most, self.pool_idle_s)
-        PeriodicCallback(self.demand_pools.shrink_idle, self.pool_check_s * 1000).start()
+        budget = settings.memory_mb // max(1, settings.kernel_mb)
+        self.demand_pools = DemandPools(manager, budget, settings.most, settings.idle_s)
+        PeriodicCallback(self.demand_pools.shrink_idle, settings.check_s * 1000).start()
 
     def _refresh_handed_out_kernels(self) -> None:
         """A pre-heated kernel handed to a reader counts as just active.

@@ -6,7 +6,7 @@ wait for new kernels (15 s at the median for twenty readers on one chapter). Her
 page's pool grows by one kernel per reader who opens it, up to :attr:`PoolPlan.most`, and
 shrinks back towards its configured size once nobody has opened the page for
 :attr:`PoolPlan.idle_s` seconds; all pools together never hold more than the budget
-(``BookServer.pool_memory_mb`` over ``BookServer.kernel_memory_mb``, in ``voila.json``): a
+(``BookPools.memory_mb`` over ``BookPools.kernel_mb``, in ``voila.json``): a
 page that needs room takes it from the pool read longest ago. A reader who finds the pool
 empty still starts a kernel of their own (Voilà's path), so the first burst on a cold page
 waits as before, and the next one is served from the grown pool.
@@ -26,7 +26,24 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from traitlets import Float, Int
+from traitlets.config import Configurable
+
 from akvo.errors import AkvoError
+
+
+class BookPools(Configurable):  # type: ignore[misc]
+    """The settings of the pools that follow the readers (``BookPools`` in ``voila.json``).
+
+    ``kernel_mb`` turns the budget into kernels: a pooled kernel holds about 42 MB (PSS,
+    benchmarks/results/load.md).
+    """
+
+    memory_mb = Int(0, help="MB all pools may hold; 0: fixed pools").tag(config=True)
+    kernel_mb = Int(45, help="MB (PSS) of one pooled kernel").tag(config=True)
+    most = Int(20, help="most kernels a page's pool grows to").tag(config=True)
+    idle_s = Float(300.0, help="seconds unread before a grown pool halves").tag(config=True)
+    check_s = Float(20.0, help="seconds between two looks for idle pools").tag(config=True)
 
 
 class PoolBudgetError(AkvoError, ValueError):
@@ -62,7 +79,7 @@ class PoolPlan:
         if configured > self.budget:
             raise PoolBudgetError(
                 f"the configured pools hold {configured} kernels, over the budget of "
-                f"{self.budget}: raise pool_memory_mb or shrink kernel_pools_config"
+                f"{self.budget}: raise BookPools.memory_mb or shrink kernel_pools_config"
             )
         self.size = dict(self.base)
 
