@@ -162,13 +162,18 @@ class KeyedChance:
         """A number in [0, 1) for event ``key`` (53 bits, as ``random.random``)."""
         return (self.word(key, 0) >> 11) / 9007199254740992.0
 
+    def key(self, state: StateCore) -> int:
+        """The identity of the chance event at ``state`` (:func:`event_key`; a subclass may
+        key otherwise: ``benchmarks/bench_pairing.py`` compares keyings so)."""
+        return event_key(state)
+
     def outcome(self, state: StateCore) -> str:
         """The outcome of the chance node at ``state``, which is not changed."""
         if not isinstance(state, StateCore):
             raise MatchError(f"KeyedChance.outcome needs a match state, got {excerpt(state)}")
         if state.player != CHANCE:
             raise MatchError("KeyedChance.outcome needs a chance node")
-        key = event_key(state)
+        key = self.key(state)
         if state.phase == WEATHER:
             u = self.uniform(key)
             if state.rules.weather == "coin":

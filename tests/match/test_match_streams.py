@@ -13,6 +13,7 @@ from akvo.errors import MatchError
 from akvo.match import MatchState, decisions, new_match, replay
 from akvo.match.actions import FIRST_BARREUR, FIRST_LANCEUR
 from akvo.match.board import LANCEUR, PLONGEUR
+from akvo.match.core import StateCore
 from akvo.match.phases import Phase
 from akvo.match.streams import KeyedChance, event_key, mix
 
@@ -150,6 +151,29 @@ def test_tridents_shots_are_three_events() -> None:
         if len(keys) >= 4:  # three attack rolls and at least one defence roll
             break
     assert len({key >> 10 & 7 for key in keys}) >= 2
+
+
+def test_a_subclass_keys_the_rolls_its_own_way() -> None:
+    """The benchmark compares keyings by overriding KeyedChance.key: every roll keyed alike
+    draws the same faces; the default key draws others."""
+
+    class OneKey(KeyedChance):
+        def key(self, state: StateCore) -> int:
+            return event_key(state) if state.phase == Phase.WEATHER else 1
+
+    rolls: dict[str, list[str]] = {"one": [], "default": []}
+    for name, chance in (("one", OneKey(8)), ("default", KeyedChance(8))):
+        state = new_match("perrockiss", "fish-tank")
+        bots = (make_bot("greedy", 1), make_bot("greedy", 2))
+        while len(rolls[name]) < 12:
+            if state.is_chance_node():
+                action = chance.apply(state)
+                if action.startswith("roll ") and len(action) == 9:
+                    rolls[name].append(action)
+            else:
+                state.apply_action(bots[state.current_player](state))
+    assert len(set(rolls["one"])) == 1
+    assert len(set(rolls["default"])) > 1
 
 
 def test_weather_follows_the_bag_share() -> None:
