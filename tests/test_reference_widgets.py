@@ -223,7 +223,9 @@ def test_win_rate_button_runs_a_paired_simulation_with_wilson_intervals() -> Non
 
 
 def test_a_rule_the_bots_never_played_is_said_so_not_shown_as_no_effect() -> None:
-    wins = variants.WinRates("prodige", matches=2, seed=2)
+    # Seed 3: two matches without 2 or 3 equal dice (seed 2's had some once the ship's second
+    # shot was keyed by its shooter alone, akvo.match.streams).
+    wins = variants.WinRates("prodige", matches=2, seed=3)
     wins.button.click()
     comparison = wins.comparison
     assert comparison is not None and not comparison.exercised  # no 2 or 3 equal dice

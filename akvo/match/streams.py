@@ -6,10 +6,16 @@ chance event draws from its own stream, keyed by the match seed and the event's 
 so the comparison of two rules (the lab) or two options (the coach) sees the same dice
 wherever the same event happens:
 
-- a roll: (turn, shooting side, shooter, the shot's rank in its activation, attack or
-  defence roll). Its dice are the first *n* faces of the stream, read as base-6 digits of
-  one 64-bit word (one word per roll: the lab draws tens of thousands of rolls a second): a
-  roll that loses a die to Confusion (R14) keeps the other faces it would have had;
+- a roll: (turn, shooting side, shooter, the shot's rank among its shooter's shots in the
+  activation, attack or defence roll). The rank is Trident's (1–3, R24): the ship's two
+  mages shoot once each, so the Lanceur's shot is the same event whether the Barreur shot
+  before it, held, or advanced instead (a rank counted over the activation made it another
+  event, with other dice, whenever a reading changed the ship's order or the Barreur's
+  choice). Keys by activation slot instead of by shooter (the k-th unit a side activates)
+  were measured and pair worse (``benchmarks/results/pairing.md``). Its dice are the first
+  *n* faces of the stream, read as base-6 digits of one 64-bit word (one word per roll: the
+  lab draws tens of thousands of rolls a second): a roll that loses a die to Confusion (R14)
+  keeps the other faces it would have had;
 - the die a Relance rerolls (R15): the same roll's identity, in a stream of its own;
 - the weather token (R8): the turn. One uniform number decides it: with the bag, side A
   when it falls below A's share of the tokens left; with the coin, below one half — a full
@@ -28,6 +34,7 @@ from typing import Final
 
 from akvo.errors import MatchError, excerpt, require_int
 from akvo.match.actions import WEATHER_ACTIONS
+from akvo.match.board import SHIP
 from akvo.match.chance import ROLLS
 from akvo.match.core import CHANCE, StateCore
 from akvo.match.phases import REROLL, ROLL, WEATHER
@@ -68,14 +75,8 @@ def event_key(s: StateCore) -> int:
     if shot is None or phase not in (ROLL, REROLL):
         raise MatchError("no chance event here (a weather draw, a roll or a reroll)")
     kind = ROLL_EVENT if phase == ROLL else REROLL_EVENT
-    return (
-        kind
-        | s.turn << 2
-        | shot.side << 6
-        | shot.shooter << 7
-        | s.shots_done << 10
-        | shot.stage << 13
-    )
+    rank = 1 if s.unit == SHIP else s.shots_done  # a lateral unit: one mage, Trident's rank
+    return kind | s.turn << 2 | shot.side << 6 | shot.shooter << 7 | rank << 10 | shot.stage << 13
 
 
 def decision_key(s: StateCore) -> int:
@@ -161,13 +162,18 @@ class KeyedChance:
         """A number in [0, 1) for event ``key`` (53 bits, as ``random.random``)."""
         return (self.word(key, 0) >> 11) / 9007199254740992.0
 
+    def key(self, state: StateCore) -> int:
+        """The identity of the chance event at ``state`` (:func:`event_key`; a subclass may
+        key otherwise: ``benchmarks/bench_pairing.py`` compares keyings so)."""
+        return event_key(state)
+
     def outcome(self, state: StateCore) -> str:
         """The outcome of the chance node at ``state``, which is not changed."""
         if not isinstance(state, StateCore):
             raise MatchError(f"KeyedChance.outcome needs a match state, got {excerpt(state)}")
         if state.player != CHANCE:
             raise MatchError("KeyedChance.outcome needs a chance node")
-        key = event_key(state)
+        key = self.key(state)
         if state.phase == WEATHER:
             u = self.uniform(key)
             if state.rules.weather == "coin":

@@ -11,6 +11,9 @@ from akvo.bots import make_bot
 from akvo.config import DEFAULT_RULES, RulesConfig
 from akvo.errors import MatchError
 from akvo.match import MatchState, decisions, new_match, replay
+from akvo.match.actions import FIRST_BARREUR, FIRST_LANCEUR
+from akvo.match.board import LANCEUR, PLONGEUR
+from akvo.match.core import StateCore
 from akvo.match.phases import Phase
 from akvo.match.streams import KeyedChance, event_key, mix
 
@@ -83,6 +86,94 @@ def test_the_same_event_sees_the_same_dice_in_two_readings() -> None:
     shared = [k for k in bag.keys() & coin.keys() if k & 3 and len(bag[k]) == len(coin[k])]
     assert shared, "the two readings share rolls"
     assert all(bag[k] == coin[k] for k in shared)
+
+
+def _first_roll_of(state: MatchState, shooter: int, chance: KeyedChance) -> MatchState | None:
+    """Greedy play from ``state`` to ``shooter``'s attack roll in this activation (None if
+    the activation ends first)."""
+    bots = (make_bot("greedy", 1), make_bot("greedy", 2))
+    unit, turn = state.unit, state.turn
+    while state.unit == unit and state.turn == turn and not state.is_terminal():
+        shot = state.shot
+        if state.phase == Phase.ROLL and shot and shot.shooter == shooter and shot.stage == 0:
+            return state
+        if state.is_chance_node():
+            chance.apply(state)
+        else:
+            state.apply_action(bots[state.current_player](state))
+    return None
+
+
+def test_the_lanceurs_shot_is_one_event_whichever_central_mage_shoots_first() -> None:
+    """The ship's Tirer/Tirer: the Lanceur's attack roll has the same identity, hence the
+    same dice, whether the Barreur shot before it or not (a reading that changes the ship's
+    order or the Barreur's choice still pairs the Lanceur's shot)."""
+    compared = 0
+    for seed in range(40):
+        state = new_match("perrockiss", "fish-tank")
+        bots = (make_bot("greedy", 1), make_bot("greedy", 2))
+        chance = KeyedChance(seed)
+        for node in decisions(state, chance, bots):
+            if node.phase != Phase.SHIP_ORDER or FIRST_LANCEUR not in node.legal_actions():
+                continue
+            after = _first_roll_of(node.child(FIRST_BARREUR), LANCEUR, chance)
+            first = _first_roll_of(node.child(FIRST_LANCEUR), LANCEUR, chance)
+            if after is None or first is None or after.shot.target != first.shot.target:
+                continue
+            assert after.history != first.history
+            assert event_key(after) == event_key(first)
+            if after.shot.distance == first.shot.distance:
+                assert chance.outcome(after) == chance.outcome(first)
+            compared += 1
+        if compared >= 3:
+            break
+    assert compared >= 3
+
+
+def test_tridents_shots_are_three_events() -> None:
+    """The Plongeur's shots in one activation (Trident, R24) are ranked: three identities."""
+    state = new_match("perrockiss", "fish-tank")
+    keys: set[int] = set()
+    for seed in range(60):
+        state = new_match("perrockiss", "fish-tank")
+        chance = KeyedChance(seed)
+        bots = (make_bot("greedy", 1), make_bot("greedy", 2))
+        ranks: dict[int, set[int]] = {}
+        while not state.is_terminal():
+            if state.is_chance_node():
+                shot = state.shot
+                if shot and shot.shooter == PLONGEUR and state.phase == Phase.ROLL:
+                    ranks.setdefault(state.turn * 2 + shot.side, set()).add(event_key(state))
+                chance.apply(state)
+            else:
+                state.apply_action(bots[state.current_player](state))
+        keys = max(ranks.values(), key=len, default=set())
+        if len(keys) >= 4:  # three attack rolls and at least one defence roll
+            break
+    assert len({key >> 10 & 7 for key in keys}) >= 2
+
+
+def test_a_subclass_keys_the_rolls_its_own_way() -> None:
+    """The benchmark compares keyings by overriding KeyedChance.key: every roll keyed alike
+    draws the same faces; the default key draws others."""
+
+    class OneKey(KeyedChance):
+        def key(self, state: StateCore) -> int:
+            return event_key(state) if state.phase == Phase.WEATHER else 1
+
+    rolls: dict[str, list[str]] = {"one": [], "default": []}
+    for name, chance in (("one", OneKey(8)), ("default", KeyedChance(8))):
+        state = new_match("perrockiss", "fish-tank")
+        bots = (make_bot("greedy", 1), make_bot("greedy", 2))
+        while len(rolls[name]) < 12:
+            if state.is_chance_node():
+                action = chance.apply(state)
+                if action.startswith("roll ") and len(action) == 9:
+                    rolls[name].append(action)
+            else:
+                state.apply_action(bots[state.current_player](state))
+    assert len(set(rolls["one"])) == 1
+    assert len(set(rolls["default"])) > 1
 
 
 def test_weather_follows_the_bag_share() -> None:
