@@ -38,7 +38,7 @@ worker per core, :func:`akvo.lab.run.dask_client`) or on an existing cluster (``
 or ``scheduler``): the decisions are shared out in chunks of consecutive decisions, each
 worker replaying the record. Consecutive, because the rollouts of one decision pass through
 the next one (:class:`akvo.coach.chances.RolloutMemo` shares that work: the same results,
-about a third fewer positions played); of even work (:func:`chunks`: an early decision
+a quarter to two fifths fewer positions played); of even work (:func:`chunks`: an early decision
 rolls out a longer rest of the match), the earliest submitted first. Progress: a tqdm bar
 on stderr and/or ``on_progress(done, total)`` after each chunk (returning ``False`` stops
 the analysis: ``Analysis.complete`` is then False and the rows are those finished).

@@ -52,6 +52,7 @@ is meant for one thread at a time: a page refines it in small steps between its 
 from __future__ import annotations
 
 import itertools
+import pickle
 import time
 from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import dataclass
@@ -184,10 +185,15 @@ _SCALARS: Final = attrgetter(*STATE_INTS, *STATE_TEXTS, "trident")
 _LISTS: Final = attrgetter(*STATE_INT_LISTS)
 _SHOT_SCALARS: Final = attrgetter(*SHOT_INTS, *SHOT_LETTERS, *SHOT_BOOLS, "outcome")
 _ROLL_SCALARS: Final = attrgetter(*(name for name in ROLL_FIELDS if name != "dice"))
-#: Positions remembered (and looked up) from each rollout's start: enough to reach the next
-#: decision of the match and the end of a shot; each costs a key (a few microseconds).
+#: Positions remembered (and looked up) from each rollout's start. Most meetings happen at
+#: the start (two options that lead to the same position, the greedy option of the next
+#: decision) or a step or two on, the rest within a shot or two; a key costs about one
+#: position's play (a few microseconds). Counted on the benchmark's match (positions played
+#: plus keys, decisions 100–124 and 200–230): 6 steps save 20–23 %, 12 save 26–27 %, 24
+#: no more than 12.
 MEMO_STEPS: Final = 12
-#: Positions a memo holds at most (about 0.5 kB each); when full it starts again empty.
+#: Positions a memo holds at most per match and seed (about 0.3 kB each); when full it
+#: starts again empty.
 MEMO_LIMIT: Final = 200_000
 
 
@@ -217,31 +223,46 @@ def state_key(state: StateCore) -> tuple[Hashable, ...]:
     )
 
 
+def position_key(index: int, state: StateCore) -> bytes:
+    """:func:`state_key` and the rollout's index as bytes: their hash is kept, and the
+    collector does not walk them (a memo holds tens of thousands). The same bytes are the
+    same key (pickle reads them back); the same key may in principle give other bytes (a
+    shared object is pickled once), which only misses a meeting."""
+    return pickle.dumps((index, state_key(state)), protocol=5)
+
+
 class RolloutMemo:
     """The results of rollouts by their first positions, for the rollouts of one match (its
     rules and teams) under one master seed (see the module: *shared work*). ``hits`` counts
     the rollouts it cut short."""
 
     def __init__(self, limit: int = MEMO_LIMIT) -> None:
-        self._winners: dict[Hashable, int] = {}
+        self._tables: dict[Hashable, dict[bytes, int]] = {}
         self._limit = limit
         self.hits = 0
 
     def __len__(self) -> int:
-        return len(self._winners)
+        return sum(map(len, self._tables.values()))
 
-    def play(self, state: MatchState, chance: KeyedChance, tag: Hashable) -> int:
-        """Play ``state`` to its end as :meth:`WinChances.rollout` does (``chance`` the
-        rollout's dice, ``tag`` what else the result depends on); the winner (0, 1, 2)."""
-        seen: list[Hashable] = []
+    def table(self, tag: Hashable) -> dict[bytes, int]:
+        """The results for one match and master seed (``tag``: what else they depend on),
+        by rollout index and position."""
+        return self._tables.setdefault(tag, {})
+
+    def play(
+        self, table: dict[bytes, int], state: MatchState, chance: KeyedChance, index: int
+    ) -> int:
+        """Play ``state`` to its end as :meth:`WinChances.rollout` does (``chance`` the dice
+        of rollout ``index``, ``table`` from :meth:`table`); the winner (0, 1, 2)."""
+        seen: list[bytes] = []
         winner = -1
         apply = state.apply_action
         for _ in range(MEMO_STEPS):
             player = state.player
             if player == TERMINAL:
                 break
-            key = (tag, state_key(state))
-            known = self._winners.get(key)
+            key = position_key(index, state)
+            known = table.get(key)
             if known is not None:
                 self.hits += 1
                 winner = known
@@ -255,10 +276,10 @@ class RolloutMemo:
             for _ in decisions(state, chance, _BOTS):
                 pass
             winner = state.winner
-        if len(self._winners) + len(seen) > self._limit:
-            self._winners.clear()
+        if len(table) + len(seen) > self._limit:
+            table.clear()
         for position in seen:
-            self._winners[position] = winner
+            table[position] = winner
         return winner
 
 
@@ -320,7 +341,7 @@ class WinChances:
         self._base = determinised(state)
         self._outcomes: dict[str, list[int]] = {option: [] for option in chosen}
         self._memo = memo
-        self._tag = (seed, state.rules, state.teams)
+        self._table = None if memo is None else memo.table((seed, state.rules, state.teams))
 
     @property
     def rollouts(self) -> int:
@@ -332,8 +353,8 @@ class WinChances:
         state = self._base.copy()
         state.apply_action(option)
         chance = rollout_chance(self.seed, index)
-        if self._memo is not None:
-            winner = self._memo.play(state, chance, (*self._tag, index))
+        if self._memo is not None and self._table is not None:
+            winner = self._memo.play(self._table, state, chance, index)
             return WIN if winner == self.side else DRAW if winner == 2 else LOSS
         for _ in decisions(state, chance, _BOTS):
             pass
