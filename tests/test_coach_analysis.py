@@ -19,6 +19,9 @@ from akvo.coach.analysis import (
     SMALLEST_LOSS,
     VERDICTS,
     Analysis,
+    Plan,
+    analyse_chunk,
+    chunks,
     decision_nodes,
     paired_difference,
     verdict,
@@ -172,6 +175,33 @@ def test_dask_workers_give_the_same_rows_with_progress() -> None:
     assert result.decisions == analysis().decisions
     total = len(analysis().decisions)
     assert seen[-1] == (total, total) and len(seen) > 1
+
+
+def test_shared_rollouts_give_the_same_rows_as_rollouts_played_alone() -> None:
+    """The memo (issue 19.6) only cuts play short where the result is known: every row,
+    every rollout's outcome, is the one each rollout played in full gives."""
+    indices = [index for index, _state, _action in decision_nodes(record())]
+    plan = Plan(3, 12, 4)
+    shared = analyse_chunk(record(), indices, plan, share=True)
+    alone = analyse_chunk(record(), indices, plan, share=False)
+    assert shared == alone and len(shared) == len(indices)
+    assert [row.options for row in shared] == [row.options for row in alone]
+
+
+@pytest.mark.parametrize("count", [1, 2, 5, 12, 400])
+def test_chunks_are_runs_of_consecutive_decisions_of_even_work(count: int) -> None:
+    indices = list(range(0, 600, 3))
+    length = 600
+    parts = chunks(indices, count, length)
+    assert [i for part in parts for i in part] == indices  # every decision once, in order
+    assert len(parts) == min(count, len(indices)) and all(parts)
+    weight = {i: length - i + length // 10 + 1 for i in indices}
+    work = [sum(weight[i] for i in part) for part in parts]
+    share = sum(work) / len(parts)
+    assert max(work) <= share + max(weight.values())  # even, to one decision
+    if count == 2:
+        assert len(parts[0]) < len(parts[1])  # the early decisions weigh more
+    assert chunks([], count, length) == []
 
 
 def test_a_callback_returning_false_stops_the_analysis() -> None:

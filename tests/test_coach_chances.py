@@ -9,7 +9,15 @@ from akvo.bots import make_bot
 from akvo.bots.greedy import GreedyBot
 from akvo.bots.search import neighbours
 from akvo.coach import CoachError, WinChances, candidate_options
-from akvo.coach.chances import LOSS, WIN, rollout_chance, rollout_seed
+from akvo.coach.chances import (
+    LOSS,
+    MEMO_STEPS,
+    WIN,
+    RolloutMemo,
+    rollout_chance,
+    rollout_seed,
+    state_key,
+)
 from akvo.lab.stats import proportion
 from akvo.match import MatchState, Phase, decisions, new_match, play_match, scenario
 from akvo.match.streams import KeyedChance
@@ -138,3 +146,57 @@ def test_bad_arguments_are_refused() -> None:
         chances.refine(10**9)
     with pytest.raises(CoachError, match="not an option"):
         chances["hold"]
+
+
+# --- shared work (issue 19.6) -----------------------------------------------------------------
+
+
+def test_a_memo_gives_the_same_estimates_and_shares_the_next_decision() -> None:
+    """Two consecutive decisions of a match: with one memo, the second decision's rollouts
+    meet the first's (its greedy option is where they went), with the same outcomes as
+    rollouts played in full."""
+    first = _first(_late(), Phase.TARGET)
+    chosen = GreedyBot(1)(first)
+    second = first.child(chosen)
+    while second.player < 0:
+        KeyedChance(8).apply(second)
+    memo = RolloutMemo()
+    shared = [
+        WinChances(first, seed=3, memo=memo).refine(5),
+        WinChances(second, seed=3, memo=memo).refine(5),
+    ]
+    alone = [WinChances(first, seed=3).refine(5), WinChances(second, seed=3).refine(5)]
+    assert shared == alone
+    assert memo.hits > 0 and 0 < len(memo) <= MEMO_STEPS * 5 * (
+        len(candidate_options(first)) + len(candidate_options(second))
+    )
+    with pytest.raises(CoachError, match="RolloutMemo"):
+        WinChances(first, memo={})  # type: ignore[arg-type]
+
+
+def test_a_memo_of_another_seed_or_rollout_is_not_read() -> None:
+    node = _first(_late(), Phase.TARGET)
+    memo = RolloutMemo()
+    WinChances(node, seed=1, memo=memo).refine(4)
+    hits = memo.hits
+    assert WinChances(node, seed=2, memo=memo).refine(4) == WinChances(node, seed=2).refine(4)
+    assert WinChances(node, seed=1, memo=memo).refine(4) == WinChances(node, seed=1).refine(4)
+    assert memo.hits >= hits + len(WinChances(node, seed=1).options) * 4  # all known now
+
+
+def test_the_state_key_holds_what_the_rest_of_the_match_depends_on() -> None:
+    node = _first(_late(), Phase.TARGET)
+    same = node.copy()
+    same.history.append("noted")  # the history and the log change nothing to come
+    same.events.append("noted")
+    assert state_key(same) == state_key(node) and hash(state_key(node))
+    for change in (
+        lambda s: s.rows.__setitem__(0, s.rows[0] + 1),
+        lambda s: s.scores.__setitem__(1, s.scores[1] + 1),
+        lambda s: setattr(s, "turn", s.turn + 1),
+        lambda s: setattr(s.shot, "att_rune", "A"),
+        lambda s: s.orders.__setitem__(0, None),
+    ):
+        other = node.copy()
+        change(other)
+        assert state_key(other) != state_key(node)

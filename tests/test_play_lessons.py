@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from fractions import Fraction
 
@@ -18,13 +19,18 @@ from akvo_widgets.formatting import fraction, french, percent
 from akvo_widgets.play.advice import exact_percent, exact_points
 from akvo_widgets.play.exercises import (
     ESTIMATE_CHOICES,
+    FIRST_NUMBER,
+    KEEPER_KEY,
     KINDS,
+    LAST_NUMBER,
+    OPENING,
     Exercises,
     make_exercise,
     number_error,
     rune_threshold,
     score_text,
 )
+from akvo_widgets.play.kept_score import KeptScore, KeptScoreError, load_score
 from akvo_widgets.play.tutorial import LESSON, Tutorial, lesson_position, progress_text
 from tests.shot_oracle import attack_value
 
@@ -303,6 +309,127 @@ def test_the_number_typed_in_brings_the_same_question_back() -> None:
         assert number_error(bad) is not None
     page.go("4")
     assert page.exercise.number == 4 and page.number_message.value == ""
+
+
+# --- the score survives a reload (issue 19.5) ------------------------------------------------
+
+
+def _score(page: Exercises) -> str:
+    return re.sub(r"<[^>]+>", "", page.score.value).replace("\u00a0", " ")
+
+
+def test_the_score_the_exercise_and_its_answer_are_kept_and_come_back() -> None:
+    page = Exercises(first=4)
+    assert page.keeper.key == KEEPER_KEY and page.keeper.to_store == ""  # nothing yet
+    assert page.score_row.children == (page.score,)  # no reset button for a new reader
+    page.buttons[page.exercise.correct].click()
+    page.new(5)
+    wrong = next(k for k in page.exercise.options if k != page.exercise.correct)
+    page.buttons[wrong].click()
+    kept = json.loads(page.keeper.to_store)
+    assert kept == {"version": 1, "right": 1, "asked": 2, "number": 5, "answer": wrong}
+    fresh = Exercises()  # a reload: the page opens on n° 4, then the browser hands back
+    assert fresh.exercise.number == OPENING == 4 and _score(fresh) == score_text(0, 0)
+    fresh.keeper.saved = page.keeper.to_store
+    assert fresh.exercise.number == 5 and _score(fresh) == score_text(1, 2)
+    assert fresh.answered == wrong and "Pas cette fois" in fresh.feedback.value
+    assert all(b.disabled for b in fresh.buttons.values()) and fresh.board.values
+    fresh.buttons[fresh.exercise.correct].click()  # an answered exercise counts once
+    assert _score(fresh) == score_text(1, 2) and fresh.reset_button in fresh.score_row.children
+    fresh.keeper.saved = KeptScore(9, 9, 7).to_json()  # only once, and only when fresh
+    assert fresh.exercise.number == 5 and _score(fresh) == score_text(1, 2)
+    fresh.next_button.click()
+    assert json.loads(fresh.keeper.to_store)["answer"] is None
+    assert json.loads(fresh.keeper.to_store)["number"] == fresh.exercise.number
+
+
+def test_an_unanswered_exercise_comes_back_unanswered() -> None:
+    page = Exercises()
+    page.keeper.saved = KeptScore(3, 4, 123).to_json()
+    assert page.exercise.number == 123 and page.answered is None and not page.feedback.value
+    assert page.exercise.question == make_exercise(123).question
+    page.buttons[page.exercise.correct].click()
+    assert _score(page) == score_text(4, 5)
+    assert json.loads(page.keeper.to_store)["right"] == 4
+
+
+def test_the_score_is_reset_to_zero_and_kept_so() -> None:
+    page = Exercises(first=4)
+    page.buttons[page.exercise.correct].click()
+    assert page.reset_button.description == "Remettre le score à zéro"
+    page.reset_button.click()
+    assert _score(page) == score_text(0, 0) and page.exercise.number == 4
+    assert json.loads(page.keeper.to_store) == {
+        "version": 1,
+        "right": 0,
+        "asked": 0,
+        "number": 4,
+        "answer": page.exercise.correct,
+    }
+    assert page.reset_button in page.score_row.children  # the focus stays where it was
+    page.buttons[page.exercise.correct].click()  # the answer given before still counts once
+    assert _score(page) == score_text(0, 0)
+
+
+def _good(**fields: object) -> dict[str, object]:
+    return {"version": 1, "right": 2, "asked": 3, "number": 5, "answer": None} | fields
+
+
+HOSTILE = [
+    "not json",
+    "{",
+    "[1, 2, 3]",
+    "null",
+    "42",
+    '"a string"',
+    "[" * 5000 + "]" * 5000,
+    json.dumps(_good(right=-1)),
+    json.dumps(_good(asked=-3, right=0)),
+    json.dumps(_good(right=4)),  # more right than asked
+    json.dumps(_good(asked=10**12, right=1)),
+    json.dumps(_good(asked=10**400, right=1)),
+    json.dumps(_good(right=2.0)),
+    json.dumps(_good(right="2")),
+    json.dumps(_good(right=True)),
+    json.dumps(_good(number=0)),
+    json.dumps(_good(number=100_000)),
+    json.dumps(_good(number="5")),
+    json.dumps(_good(number=None)),
+    json.dumps(_good(version=2)),
+    json.dumps(_good(answer="no such answer")),
+    json.dumps(_good(answer=7)),
+    json.dumps(_good(answer="")),
+    json.dumps(_good(answer=["x"])),
+    json.dumps(_good(asked=0, right=0, answer="yes")),  # an answer that was not counted
+    json.dumps(_good(extra=1)),
+    json.dumps({k: v for k, v in _good().items() if k != "answer"}),
+    json.dumps(_good()) + " " * 2000,
+    '{"version": 1, "right": NaN, "asked": 3, "number": 5, "answer": null}',
+]
+
+
+@pytest.mark.parametrize("saved", HOSTILE)
+def test_a_hostile_kept_score_is_refused_in_french_and_nothing_changes(saved: str) -> None:
+    page = Exercises(first=4)
+    before = (page.exercise.number, page.right, page.asked, page.feedback.value)
+    page.keeper.saved = saved
+    assert (page.exercise.number, page.right, page.asked, page.feedback.value) == before
+    assert "score gardé dans ce navigateur est illisible" in page.kept_message.value
+    assert page.keeper.to_store == "" and _score(page) == score_text(0, 0)
+    if "no such answer" not in saved:  # that one is the page's check: it knows the options
+        with pytest.raises(KeptScoreError):
+            load_score(saved, FIRST_NUMBER, LAST_NUMBER)
+    page.buttons[page.exercise.correct].click()  # the page goes on from its fresh score
+    assert _score(page) == score_text(1, 1)
+
+
+def test_load_score_reads_back_exactly_what_the_page_wrote() -> None:
+    for kept in (KeptScore(0, 0, 1), KeptScore(7, 9, 99_999, "yes"), KeptScore(1, 1, 4, "x")):
+        assert load_score(kept.to_json(), FIRST_NUMBER, LAST_NUMBER) == kept
+    assert issubclass(KeptScoreError, ValueError)
+    for bad in (None, b"{}", 3, ""):
+        with pytest.raises(KeptScoreError):
+            load_score(bad, FIRST_NUMBER, LAST_NUMBER)
 
 
 # --- the tutorial teaches (issue 18.4) and shows the coach's values (issue 19.1) -------------

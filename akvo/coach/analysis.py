@@ -35,10 +35,13 @@ whatever the workers.
 
 It runs in this process (``workers=0``), on a new Dask LocalCluster (the default, one
 worker per core, :func:`akvo.lab.run.dask_client`) or on an existing cluster (``client``
-or ``scheduler``): the decisions are shared out in interleaved chunks, each worker
-replaying the record. Progress: a tqdm bar on stderr and/or ``on_progress(done, total)``
-after each chunk (returning ``False`` stops the analysis: ``Analysis.complete`` is then
-False and the rows are those finished).
+or ``scheduler``): the decisions are shared out in chunks of consecutive decisions, each
+worker replaying the record. Consecutive, because the rollouts of one decision pass through
+the next one (:class:`akvo.coach.chances.RolloutMemo` shares that work: the same results,
+a quarter to two fifths fewer positions played); of even work (:func:`chunks`: an early decision
+rolls out a longer rest of the match), the earliest submitted first. Progress: a tqdm bar
+on stderr and/or ``on_progress(done, total)`` after each chunk (returning ``False`` stops
+the analysis: ``Analysis.complete`` is then False and the rows are those finished).
 """
 
 from __future__ import annotations
@@ -52,7 +55,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from akvo.coach.budget import DEFAULT_ROLLOUTS, MAX_ROLLOUTS
-from akvo.coach.chances import WIN, OptionChance, WinChances, candidate_options
+from akvo.coach.chances import WIN, OptionChance, RolloutMemo, WinChances, candidate_options
 from akvo.coach.errors import CoachError
 from akvo.errors import RecordError, excerpt
 from akvo.extras import optional
@@ -355,15 +358,18 @@ class Plan:
     seed: int
 
 
-def _decide(state: MatchState, chosen: str, index: int, plan: Plan) -> Decision:
+def _decide(
+    state: MatchState, chosen: str, index: int, plan: Plan, memo: RolloutMemo | None = None
+) -> Decision:
     """Estimate every option with ``plan.rollouts`` rollouts, then double them while the
     best option and the choice differ by more than the noise can hide yet less than it can
-    show (see the module), up to ``plan.most``."""
+    show (see the module), up to ``plan.most``; ``memo`` shares the rollouts' work between
+    the decisions of one match (the same results)."""
     rollouts, most, seed = plan.rollouts, plan.most, plan.seed
     options = candidate_options(state)
     if chosen not in options:
         options = (*options, chosen)
-    chances = WinChances(state, options, seed=seed)
+    chances = WinChances(state, options, seed=seed, memo=memo)
     chances.refine(rollouts)
     while True:
         estimates = chances.chances()
@@ -387,14 +393,19 @@ def _decide(state: MatchState, chosen: str, index: int, plan: Plan) -> Decision:
     )
 
 
-def analyse_chunk(record: dict[str, Any], indices: Sequence[int], plan: Plan) -> list[Decision]:
-    """Analyse the decisions at these action indices of a checked record (a worker's task)."""
+def analyse_chunk(
+    record: dict[str, Any], indices: Sequence[int], plan: Plan, share: bool = True
+) -> list[Decision]:
+    """Analyse the decisions at these action indices of a checked record (a worker's task);
+    ``share``: one :class:`~akvo.coach.chances.RolloutMemo` for them all (the same rows,
+    sooner: best on consecutive decisions)."""
     wanted = set(indices)
     out: list[Decision] = []
     last = max(wanted, default=-1)
+    memo = RolloutMemo() if share else None
     for index, state, action in decision_nodes(record):
         if index in wanted:
-            out.append(_decide(state, action, index, plan))
+            out.append(_decide(state, action, index, plan, memo))
         if index >= last:
             break
     return out
@@ -520,21 +531,42 @@ def _batches_here(
 ) -> Generator[list[Decision], None, None]:
     """The decisions analysed one by one in this process."""
     wanted = set(indices)
+    memo = RolloutMemo()
     for index, state, action in decision_nodes(record):
         if index in wanted:
-            yield [_decide(state, action, index, plan)]
+            yield [_decide(state, action, index, plan, memo)]
+
+
+def chunks(indices: Sequence[int], count: int, length: int) -> list[list[int]]:
+    """``indices`` (increasing action indices) cut into at most ``count`` runs of
+    consecutive decisions of about even work: a decision weighs the rest of the match after
+    it (``length`` actions in all; its rollouts play that) plus a tenth of a match (its own
+    work: options, intervals)."""
+    if not indices:
+        return []
+    count = max(1, min(count, len(indices)))
+    weights = [length - index + length // 10 + 1 for index in indices]
+    share = sum(weights) / count
+    out: list[list[int]] = [[]]
+    done = 0.0
+    for index, weight in zip(indices, weights, strict=True):
+        if out[-1] and done >= share * len(out) and len(out) < count:
+            out.append([])
+        out[-1].append(index)
+        done += weight
+    return out
 
 
 def _batches_dask(
     client: Any, record: dict[str, Any], indices: list[int], plan: Plan
 ) -> Generator[list[Decision], None, None]:
-    """The decisions analysed on Dask in interleaved chunks (even shares: early decisions
-    roll out longer matches), as the chunks finish; closing it cancels what is pending."""
+    """The decisions analysed on Dask in chunks of consecutive decisions and even work
+    (:func:`chunks`), as the chunks finish; closing it cancels what is pending."""
     distributed: Any = importlib.import_module("distributed")  # it ships no type information
     workers = max(1, len(client.scheduler_info().get("workers", {})))
-    count = min(len(indices), workers * CHUNKS_PER_WORKER)
-    chunks = [indices[start::count] for start in range(count)]
-    futures = [client.submit(analyse_chunk, record, chunk, plan, pure=False) for chunk in chunks]
+    parts = chunks(indices, workers * CHUNKS_PER_WORKER, len(record["actions"]))
+    futures = [client.submit(analyse_chunk, record, part, plan, pure=False) for part in parts]
+
     try:
         for future in distributed.as_completed(futures):
             yield future.result()

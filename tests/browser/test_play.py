@@ -13,7 +13,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from akvo.match import replay
 from akvo_widgets.play.decisions import action_css
-from akvo_widgets.play.exercises import make_exercise, score_text
+from akvo_widgets.play.exercises import OPENING, make_exercise, score_text
 from akvo_widgets.play.game import result_text
 from akvo_widgets.play.labels import LATERAL_CHARACTERS
 from akvo_widgets.play.replay import counter_text
@@ -118,6 +118,51 @@ def test_exercises_are_answered_with_the_keyboard_and_graded_by_the_engine(
         expect(score).to_have_text(_same_text(score_text(asked, asked)), timeout=WAIT)
         page.locator(".akvo-exercise-next").press("Enter")
         expect(page.locator(".akvo-exercise-feedback")).to_have_text("", timeout=WAIT)
+
+
+def test_the_exercise_score_survives_a_reload_and_a_tampered_one_is_refused(
+    page: Page, base_url: str
+) -> None:
+    """Answer two exercises (one right, one wrong), reload: the score, the exercise and its
+    answer come back from the browser; « Remettre le score à zéro » resets it; a kept score
+    the page did not write gets the French message."""
+    open_widget_page(page, base_url, "exercices.ipynb", ".akvo-exercise-answer")
+    score = page.locator(".akvo-exercises .akvo-exercise-score")
+    feedback = page.locator(".akvo-exercise-feedback")
+    answers = page.locator(".akvo-exercise-answers .akvo-exercise-answer")
+    shown = page.locator(".akvo-exercise-number span")
+    expect(shown).to_have_attribute("data-number", str(OPENING), timeout=WAIT)
+    first = make_exercise(OPENING)
+    expect(answers).to_have_count(len(first.options), timeout=WAIT)
+    answers.nth(list(first.options).index(first.correct)).click()
+    expect(score).to_have_text(_same_text(score_text(1, 1)), timeout=WAIT)
+    page.locator(".akvo-exercise-next").click()
+    expect(feedback).to_have_text("", timeout=WAIT)
+    number = int(shown.get_attribute("data-number") or 0)
+    second = make_exercise(number)
+    wrong = next(k for k in second.options if k != second.correct)
+    expect(answers).to_have_count(len(second.options), timeout=WAIT)
+    answers.nth(list(second.options).index(wrong)).click()
+    expect(score).to_have_text(_same_text(score_text(1, 2)), timeout=WAIT)
+    page.wait_for_function(
+        "() => (localStorage.getItem('akvo-match:exercices') || '').includes('\"asked\":2')",
+        timeout=WAIT,
+    )
+    open_widget_page(page, base_url, "exercices.ipynb", ".akvo-exercise-answer")
+    expect(score).to_have_text(_same_text(score_text(1, 2)), timeout=WAIT)
+    expect(shown).to_have_attribute("data-number", str(number))
+    expect(feedback).to_contain_text("Pas cette fois")
+    expect(answers.first).to_be_disabled()  # an answered exercise counts once
+    page.locator(".akvo-exercise-reset").press("Enter")
+    expect(score).to_have_text(_same_text(score_text(0, 0)), timeout=WAIT)
+    page.evaluate(
+        """() => localStorage.setItem('akvo-match:exercices',
+             '{"version":1,"right":99,"asked":3,"number":5,"answer":null}')"""
+    )
+    open_widget_page(page, base_url, "exercices.ipynb", ".akvo-exercise-answer")
+    expect(page.locator(".akvo-exercise-kept-message")).to_contain_text("illisible", timeout=WAIT)
+    expect(score).to_have_text(_same_text(score_text(0, 0)))
+    expect(shown).to_have_attribute("data-number", str(OPENING))
 
 
 def test_a_whole_match_against_the_normal_bot_then_its_replay(

@@ -11,6 +11,11 @@ A quiz hides its answer: before the reader answers, the board is in quiz mode
 (``values=False``: no odds badge, title or detail gives a value away) and no label shows a
 value; after the answer, every option's exact value is listed with why. The number shown is
 the exercise's seed: typed in the « Exercice n° » field, it brings the same question back.
+
+The score, the exercise on screen and the answer given to it are kept in the reader's own
+browser (:class:`.keeper.MatchKeeper`, checked on return by :mod:`.kept_score`): a reload,
+the back button or a reopened tab brings them back, and « Remettre le score à zéro » starts
+the count again.
 """
 
 from __future__ import annotations
@@ -32,6 +37,9 @@ from ..board import Board
 from ..formatting import decimal, fraction, french, percent
 from ..game_view import status_html
 from .game import STYLE
+from .keeper import MatchKeeper
+from .kept_score import REFUSAL as KEPT_REFUSAL
+from .kept_score import KeptScore, KeptScoreError, load_score
 from .labels import action_label
 from .odds import NO_RUNE, attaque_letters, rune_name, rune_values, unit_values
 
@@ -311,6 +319,11 @@ def score_text(right: int, asked: int) -> str:
     return f"Score : {right} sur {asked}"
 
 
+#: The browser's slot for this page's score (localStorage ``akvo-match:exercices``).
+KEEPER_KEY = "exercices"
+RESET_LABEL = "Remettre le score à zéro"
+
+
 def number_error(text: str) -> str | None:
     """Why ``text`` is not an exercise number (French), or ``None`` when it is one."""
     cleaned = text.strip().replace("\u00a0", "").replace(" ", "")
@@ -330,10 +343,26 @@ class Exercises(widgets.VBox):  # type: ignore[misc]
         self.rng = random.Random(first)
         self.right = 0
         self.asked = 0
+        self.answered: str | None = None  # the answer given to the exercise on screen
+        self._fresh = True  # nothing done yet here: a score kept in the browser may come back
+        self._reset_offered = False
+        self.keeper = MatchKeeper(key=KEEPER_KEY)
+        self.keeper.observe(lambda _change: self.restore(self.keeper.saved), "saved")
+        self.kept_message = self._html("akvo-exercise-kept-message")
+        self.kept_message.layout.display = "none"  # an empty line would move the page
+        self.reset_button = widgets.Button(
+            description=RESET_LABEL, layout=widgets.Layout(width="auto")
+        )
+        self.reset_button.add_class("akvo-exercise-reset")
+        self.reset_button.on_click(lambda _: self.reset())
         self.number_text = self._html("akvo-exercise-number")
         self.question = self._html("akvo-exercise-question")
         self.feedback = self._html("akvo-exercise-feedback")
         self.score = self._html("akvo-exercise-score")
+        self.score_row = widgets.HBox([self.score])
+        self.score_row.layout.flex_flow = "row wrap"
+        self.score_row.layout.align_items = "center"
+        self.score_row.layout.column_gap = "1em"
         self.status = self._html("akvo-play-status")
         self.number_message = self._html("akvo-exercise-number-message")
         self.number_field = widgets.Text(
@@ -364,7 +393,8 @@ class Exercises(widgets.VBox):  # type: ignore[misc]
                 self.feedback,
                 self.next_button,
                 self.status,
-                self.score,
+                self.score_row,
+                self.kept_message,
                 self.number_text,
                 chooser,
                 self.number_message,
@@ -375,7 +405,7 @@ class Exercises(widgets.VBox):  # type: ignore[misc]
         # question and the answers under it scroll
         self.main = widgets.HBox([self.board, side])
         self.main.layout.flex_flow = "row wrap"
-        super().__init__([widgets.HTML(STYLE), self.main])
+        super().__init__([widgets.HTML(STYLE), self.keeper, self.main])
         self.add_class("akvo-play")
         self.add_class("akvo-widget")
         self.add_class("akvo-exercises")
@@ -400,8 +430,13 @@ class Exercises(widgets.VBox):  # type: ignore[misc]
         return board
 
     def new(self, number: int) -> None:
+        self._fresh = False
+        self._open(make_exercise(number))
+        self._keep()
+
+    def _open(self, exercise: Exercise) -> None:
         previous = self.exercise
-        self.exercise = make_exercise(number)
+        self.exercise = exercise
         if (previous.kind in BOARD_KINDS) != (self.exercise.kind in BOARD_KINDS):
             self.board = self._board(self.exercise)
             self.main.children = [self.board, *self.main.children[1:]]
@@ -426,7 +461,8 @@ class Exercises(widgets.VBox):  # type: ignore[misc]
         self.number_text.value = (
             f'<p>Exercice n°\u00a0<span data-number="{number}">{number}</span></p>'
         )
-        self.score.value = f"<p>{escape(french(score_text(self.right, self.asked)))}</p>"
+        self.answered = None
+        self._show_score()
         hint = (
             " Répondez par un bouton ou d’un clic sur le plateau."
             if exercise.kind in BOARD_KINDS
@@ -444,14 +480,23 @@ class Exercises(widgets.VBox):  # type: ignore[misc]
 
     def answer(self, key: str) -> None:
         """Grade one answer (once per exercise) and show every option's exact value."""
-        exercise = self.exercise
-        if key not in exercise.options or any(b.disabled for b in self.buttons.values()):
+        if key not in self.exercise.options or self.answered is not None:
             return
+        good = self._grade(key)
+        self.asked += 1
+        self.right += good
+        self._fresh = False
+        self._show_score()
+        self._keep()
+
+    def _grade(self, key: str) -> bool:
+        """Show the verdict on ``key`` and every option's exact value (the score is the
+        caller's); whether the answer is right."""
+        exercise = self.exercise
+        self.answered = key
         for button in self.buttons.values():
             button.disabled = True
         good = exercise.values[key] == exercise.values[exercise.correct]
-        self.asked += 1
-        self.right += good
         verdict = "Bonne réponse !" if good else "Pas cette fois."
         chosen = f" Vous avez répondu « {exercise.options[key]} »."
         rows = "".join(
@@ -461,5 +506,55 @@ class Exercises(widgets.VBox):  # type: ignore[misc]
             f'<p role="status"><b>{escape(french(verdict))}</b>{escape(french(chosen))} '
             f"{escape(exercise.why())}</p>" + (f"<ul>{french(rows)}</ul>" if rows else "")
         )
-        self.score.value = f"<p>{escape(french(score_text(self.right, self.asked)))}</p>"
         self.board.values = True  # the answer is given: the board may show every value
+        return good
+
+    def _show_score(self) -> None:
+        self.score.value = f"<p>{escape(french(score_text(self.right, self.asked)))}</p>"
+        # the reset button once there is a score (a new reader's page keeps its height), and
+        # after a reset too (the focus stays on it)
+        if self.asked:
+            self._reset_offered = True
+        shown = [self.score, self.reset_button] if self._reset_offered else [self.score]
+        if list(self.score_row.children) != shown:
+            self.score_row.children = shown
+
+    # --- kept in the browser (issue 19.5) ---------------------------------------------------
+    def _keep(self) -> None:
+        kept = KeptScore(self.right, self.asked, self.exercise.number, self.answered)
+        self.keeper.to_store = kept.to_json()
+
+    def reset(self) -> None:
+        """« Remettre le score à zéro »: the count starts again (the exercise stays)."""
+        self.right = self.asked = 0
+        self._fresh = False
+        self._say_kept("")
+        self._show_score()
+        self._keep()
+
+    def _say_kept(self, text: str) -> None:
+        """A message about the kept score (or none: then it takes no room)."""
+        self.kept_message.value = f'<p role="status">{escape(french(text))}</p>' if text else ""
+        self.kept_message.layout.display = None if text else "none"
+
+    def restore(self, text: object) -> None:
+        """What the browser kept (on a reload, the back button, a reopened tab): the score,
+        the exercise and its answer come back, once and only before anything was done here;
+        a record this page did not write gets a French message, and nothing changes."""
+        if not self._fresh or not text:
+            return
+        self._fresh = False
+        try:
+            kept = load_score(text, FIRST_NUMBER, LAST_NUMBER)
+            exercise = make_exercise(kept.number)
+            if kept.answer is not None and kept.answer not in exercise.options:
+                raise KeptScoreError(KEPT_REFUSAL)
+        except KeptScoreError as error:
+            self._say_kept(str(error))
+            return
+        self.right, self.asked = kept.right, kept.asked
+        if kept.number != self.exercise.number:
+            self._open(exercise)
+        self._show_score()
+        if kept.answer is not None:
+            self._grade(kept.answer)

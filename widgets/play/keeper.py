@@ -6,6 +6,7 @@ this browser, this reader, can read it back: nothing is kept on the server); on 
 the back button or a reopened tab it hands the stored record back, which the kernel checks
 like any file (:func:`.records.load_record`: a tampered or foreign record gets the French
 refusal). While a match is in progress, leaving the page asks first (``beforeunload``).
+The page « Exercices » keeps its score in a slot of its own the same way (:mod:`.kept_score`).
 """
 
 from __future__ import annotations
