@@ -17,20 +17,25 @@ import ipywidgets as w
 from .formatting import french
 
 _STYLE = {"description_width": "11em"}
-# Each control's ``tooltip`` is its description: without one, ipywidgets 8 writes the label's
-# title as the string "null", which the browser shows on hover.
 _LAYOUT = {"width": "100%", "max_width": "40em"}  # fluid: fits a phone, long options fit too
+
+
+def described(control: type[Any], description: str, **options: Any) -> Any:
+    """``control(description=…, **options)`` whose label's hover title is its description:
+    without a ``tooltip``, ipywidgets 8 writes the title "null", which the browser shows on
+    hover (and a label cut short by its width shows its whole text there)."""
+    return control(description=description, tooltip=description, **options)
 
 
 def slider(description: str, low: int, high: int, value: int, css: str) -> w.IntSlider:
     """An integer slider: arrow keys move it one step, its readout can be typed into."""
-    control = w.IntSlider(
+    control = described(
+        w.IntSlider,
+        description,
         value=value,
         min=low,
         max=high,
         step=1,
-        description=description,
-        tooltip=description,
         style=_STYLE,
         layout=_LAYOUT,
     )
@@ -41,22 +46,15 @@ def slider(description: str, low: int, high: int, value: int, css: str) -> w.Int
 def dropdown(description: str, options: Sequence[tuple[str, Any]], value: Any, css: str) -> Any:
     """A drop-down (an HTML ``select``: keyboard-friendly) over ``(label, value)`` pairs."""
     labelled = [(french(label), choice) for label, choice in options]
-    control = w.Dropdown(
-        options=labelled,
-        value=value,
-        description=description,
-        tooltip=description,
-        style=_STYLE,
-        layout=_LAYOUT,
+    control = described(
+        w.Dropdown, description, options=labelled, value=value, style=_STYLE, layout=_LAYOUT
     )
     control.add_class(css)
     return control
 
 
 def checkbox(description: str, css: str) -> w.Checkbox:
-    control = w.Checkbox(
-        value=False, description=description, tooltip=description, style=_STYLE, indent=False
-    )
+    control = described(w.Checkbox, description, value=False, style=_STYLE, indent=False)
     control.add_class(css)
     return control
 

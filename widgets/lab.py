@@ -154,8 +154,13 @@ class Lab(w.VBox):
         self.variants = variant_dropdowns("akvo-lab")
         self.matches = c.slider("Matchs", 10, 1000, matches, "akvo-lab-matches")
         self.matches.step = 10
-        self.seed = w.BoundedIntText(
-            value=seed, min=0, max=10**9, description="Graine", style={"description_width": "11em"}
+        self.seed = c.described(
+            w.BoundedIntText,
+            "Graine",
+            value=seed,
+            min=0,
+            max=10**9,
+            style={"description_width": "11em"},
         )
         self.seed.add_class("akvo-lab-seed")
         self.button = w.Button(description="Lancer les matchs", button_style="primary")

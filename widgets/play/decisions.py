@@ -19,6 +19,7 @@ from akvo.match import MatchState, Phase
 from akvo.match.actions import SHIP_TOKENS
 from akvo.match.preview import target_values
 
+from ..controls import described
 from ..formatting import french, percent
 from ..game_view import value_text
 from .labels import (
@@ -74,20 +75,22 @@ class OrdersComposer(widgets.VBox):  # type: ignore[misc]
 
     def __init__(self, on_orders: Callable[[str], None]) -> None:
         self.lanes = [
-            widgets.ToggleButtons(
+            described(
+                widgets.ToggleButtons,
+                character(name),
                 options=[(LATERAL_LABELS[t], t) for t in "AT"],
                 value="A",
-                description=character(name),
                 style={"description_width": "7em", "button_width": "6em"},
             )
             for name in LATERAL_CHARACTERS
         ]
         for name, lane in zip(LATERAL_CHARACTERS, self.lanes, strict=True):
             lane.add_class(f"akvo-play-order-{name}")
-        self.ship = widgets.ToggleButtons(
+        self.ship = described(
+            widgets.ToggleButtons,
+            "Navire",
             options=[(french(SHIP_TOKEN_LABELS[t]), t) for t in SHIP_TOKENS],
             value="AA",
-            description="Navire",
             style={"description_width": "7em"},
         )
         self.ship.add_class("akvo-play-order-ship")

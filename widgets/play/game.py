@@ -20,6 +20,8 @@ from akvo.match import MatchState, Phase, new_match
 from akvo.match.board import SIDE_NAMES
 from akvo.match.geometry import mages_in_enemy_half
 
+from ..controls import described
+from ..file_picker import FilePicker
 from ..formatting import french
 from ..game_view import (
     log_html,
@@ -41,7 +43,7 @@ from .decisions import ACTION_CLASS, ActionButtons, OrdersComposer
 from .keeper import MatchKeeper
 from .labels import orders_label
 from .opponents import Bot, bot_choices, default_bot, make_opponent
-from .records import RecordError, download_link, load_record, record_json
+from .records import MAX_BYTES, RecordError, download_link, load_record, record_json
 from .refusals import move_refusal
 
 HOT_SEAT = "hot seat"
@@ -98,15 +100,16 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
         estimates: bool = True,
     ) -> None:
         choices = bot_choices()
-        self.opponent_choice = widgets.Dropdown(
+        self.opponent_choice = described(
+            widgets.Dropdown,
+            "Adversaire",
             options=[(f"Bot « {label} »", name) for name, label in choices.items()]
             + [(HOT_SEAT_LABEL, HOT_SEAT)],
             value=opponent or default_bot(),
-            description="Adversaire",
         )
         self.opponent_choice.add_class("akvo-play-opponent")
-        self.side_choice = widgets.ToggleButtons(
-            options=[("Camp A", 0), ("Camp B", 1)], value=human, description="Vous jouez"
+        self.side_choice = described(
+            widgets.ToggleButtons, "Vous jouez", options=[("Camp A", 0), ("Camp B", 1)], value=human
         )
         self.side_choice.add_class("akvo-play-side")
         self.new_button = widgets.Button(description="Nouveau match")
@@ -114,9 +117,9 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
         self.new_button.on_click(lambda _: self.start())
         self.opponent_choice.observe(lambda _change: self._setup_changed(), "value")
         self.side_choice.observe(lambda _change: self._setup_changed(), "value")
-        self.upload = widgets.FileUpload(accept=".json", multiple=False, description="Charger")
+        self.upload = FilePicker("Charger un match", accept=".json", max_bytes=MAX_BYTES)
         self.upload.add_class("akvo-play-upload")
-        self.upload.observe(self._on_upload, "value")
+        self.upload.on_file(self.load_bytes)
 
         self.status = widgets.HTML()
         self.status.add_class("akvo-play-status")
@@ -134,12 +137,14 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
         self.events.add_class("akvo-play-log")
         self.save = widgets.HTML()
         self.save.add_class("akvo-play-save")
-        self.save_button = widgets.Button(description="Enregistrer le match (JSON)")
+        self.save_button = widgets.Button(
+            description="Enregistrer le match (JSON)", layout=widgets.Layout(width="auto")
+        )
         self.save_button.add_class("akvo-play-save-prepare")
         self.save_button.on_click(lambda _: self._prepare_save())
         self.composer = OrdersComposer(self.play)
         self.action_buttons = ActionButtons(self.play)
-        self.coach_switch = widgets.Checkbox(value=True, description="Conseils", indent=False)
+        self.coach_switch = described(widgets.Checkbox, "Conseils", value=True, indent=False)
         self.coach_switch.add_class("akvo-play-coach-switch")
         self.coach_switch.observe(lambda _change: self._render_decisions(), "value")
         self.advice = widgets.HTML()
@@ -277,13 +282,11 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
         self._curtain_up = True
         self.render()
 
-    def _on_upload(self, change: dict[str, object]) -> None:
-        files = change["new"]
-        if not files:
-            return
-        upload = files[0]  # type: ignore[index]
+    def load_bytes(self, data: bytes) -> None:
+        """A file's bytes: the match continued if it is a valid record, else a French
+        message only."""
         try:
-            _record, state = load_record(bytes(upload["content"]))
+            _record, state = load_record(data)
         except RecordError as error:
             self._say(str(error))
             return

@@ -25,6 +25,7 @@ from akvo.match import MatchState, Phase, scenario
 from akvo.match.board import SIDE_NAMES
 from akvo.rules import CRITICAL_MARGIN
 
+from ..controls import described
 from ..formatting import NBSP, french
 from ..game_view import log_html, make_board, status_html, typeset
 from .advice import exact_points, value_phrase
@@ -278,9 +279,10 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
         self.status = self._html("akvo-play-status")
         self.events = self._html("akvo-play-log")
         self.assumption = self._html("akvo-tutorial-assumption")
-        self.advice = widgets.Checkbox(
+        self.advice = described(
+            widgets.Checkbox,
+            "Conseils : la valeur exacte de chaque choix",
             value=True,
-            description="Conseils : la valeur exacte de chaque choix",
             indent=False,
             layout=widgets.Layout(width="auto"),
         )
