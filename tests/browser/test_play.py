@@ -148,7 +148,7 @@ def test_a_whole_match_against_the_normal_bot_then_its_replay(
     open_widget_page(page, base_url, "rejouer-un-match.ipynb", ".akvo-replay-counter")
     expect(page.locator(".akvo-replay-counter")).to_be_visible(timeout=WAIT)
     with page.expect_file_chooser() as chooser:
-        page.locator(".akvo-replay-upload").click()
+        page.locator(".akvo-replay-upload button").press("Enter")  # the keyboard opens it
     chooser.value.set_files(str(saved))
     steps = len(record["actions"])
     counter = page.locator(".akvo-replay-counter")

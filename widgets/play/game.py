@@ -50,7 +50,8 @@ HOT_SEAT = "hot seat"
 HOT_SEAT_LABEL = "Deux joueurs, même écran"
 STYLE = """<style>
 .akvo-play .akvo-play-action button, .akvo-play button.akvo-play-action {
-  white-space: normal; height: auto; min-height: 2.2em; text-align: left; max-width: 100%; }
+  white-space: normal; height: auto; min-height: 2.2em; text-align: left; max-width: 100%;
+  line-height: 1.3; padding-top: 0.3em; padding-bottom: 0.3em; }
 .akvo-play .widget-toggle-buttons { flex-wrap: wrap; height: auto; }
 .akvo-play .widget-toggle-buttons .widget-toggle-button {
   width: auto; white-space: normal; height: auto; min-height: 2.2em; }

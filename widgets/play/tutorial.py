@@ -25,6 +25,7 @@ from akvo.match import MatchState, Phase, scenario
 from akvo.match.board import SIDE_NAMES
 from akvo.rules import CRITICAL_MARGIN
 
+from ..board_height import BoardHeight
 from ..controls import described
 from ..formatting import NBSP, french
 from ..game_view import log_html, make_board, status_html, typeset
@@ -180,6 +181,17 @@ TUTORIAL_STYLE = """<style>
   font-weight: bold; }
 .akvo-tutorial a.akvo-tutorial-next:focus-visible { outline: 2px solid #0b57a4; }
 .akvo-tutorial .akvo-tutorial-assumption { font-size: 90%; color: #444; }
+/* A phone: the side panel runs under the sticky board; the step's text sticks just under
+   the board (BoardHeight measures it) while its buttons scroll beneath, and leaves them at
+   least 7em of the screen (a longer text scrolls in its own box). */
+@media (max-width: 640px) {
+  .akvo-tutorial .widget-box:has(.akvo-tutorial-step) { overflow: visible; }
+  .akvo-tutorial .akvo-tutorial-step { position: sticky; top: var(--akvo-board-height, 0px);
+    z-index: 19; background: #fff; box-shadow: 0 2px 4px rgba(0, 0, 0, 0.15);
+    max-height: calc(100dvh - var(--akvo-board-height, 0px) - 7em); overflow-y: auto; }
+  .akvo-tutorial .akvo-tutorial-step .widget-html-content { line-height: 1.35; }
+  .akvo-tutorial .akvo-tutorial-step p { margin: 0.35em 0; }
+}
 </style>"""
 
 
@@ -315,7 +327,8 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
         self.board.layout.flex = "1 1 22em"
         main = widgets.HBox([self.board, side])
         main.layout.flex_flow = "row wrap"
-        super().__init__([widgets.HTML(STYLE + TUTORIAL_STYLE), main, self.events])
+        style = widgets.HTML(STYLE + TUTORIAL_STYLE)
+        super().__init__([style, BoardHeight(), main, self.events])
         self.add_class("akvo-play")
         self.add_class("akvo-widget")
         self.add_class("akvo-tutorial")
