@@ -7,7 +7,7 @@ can find.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from html import escape
 from typing import Any
@@ -59,11 +59,23 @@ def checkbox(description: str, css: str) -> w.Checkbox:
     return control
 
 
-def html(css: str) -> w.HTML:
-    """An HTML output area carrying the widget's own CSS class."""
+def html(*css: str) -> w.HTML:
+    """An HTML output area carrying the widget's own CSS classes."""
     area = w.HTML()
-    area.add_class(css)
+    for name in css:
+        area.add_class(name)
     return area
+
+
+def button(
+    description: str, css: str, on_click: Callable[[], object] | None = None, **options: Any
+) -> w.Button:
+    """A button carrying its CSS class; ``on_click()`` runs on each press (click or key)."""
+    control = w.Button(description=description, **options)
+    control.add_class(css)
+    if on_click is not None:
+        control.on_click(lambda _button: on_click())
+    return control
 
 
 def cell(text: str, css: str = "") -> str:

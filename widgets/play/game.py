@@ -20,7 +20,7 @@ from akvo.match import MatchState, Phase, new_match
 from akvo.match.board import SIDE_NAMES
 from akvo.match.geometry import mages_in_enemy_half
 
-from ..controls import described
+from .. import controls as c
 from ..file_picker import FilePicker
 from ..formatting import french
 from ..game_view import (
@@ -101,7 +101,7 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
         estimates: bool = True,
     ) -> None:
         choices = bot_choices()
-        self.opponent_choice = described(
+        self.opponent_choice = c.described(
             widgets.Dropdown,
             "Adversaire",
             options=[(f"Bot « {label} »", name) for name, label in choices.items()]
@@ -109,66 +109,52 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
             value=opponent or default_bot(),
         )
         self.opponent_choice.add_class("akvo-play-opponent")
-        self.side_choice = described(
+        self.side_choice = c.described(
             widgets.ToggleButtons, "Vous jouez", options=[("Camp A", 0), ("Camp B", 1)], value=human
         )
         self.side_choice.add_class("akvo-play-side")
-        self.new_button = widgets.Button(description="Nouveau match")
-        self.new_button.add_class("akvo-play-new")
-        self.new_button.on_click(lambda _: self.start())
+        self.new_button = c.button("Nouveau match", "akvo-play-new", self.start)
         self.opponent_choice.observe(lambda _change: self._setup_changed(), "value")
         self.side_choice.observe(lambda _change: self._setup_changed(), "value")
         self.upload = FilePicker("Charger un match", accept=".json", max_bytes=MAX_BYTES)
         self.upload.add_class("akvo-play-upload")
         self.upload.on_file(self.load_bytes)
 
-        self.status = widgets.HTML()
-        self.status.add_class("akvo-play-status")
-        self.prompt = widgets.HTML()
-        self.prompt.add_class("akvo-play-prompt")
-        self.dice = widgets.HTML()
-        self.dice.add_class("akvo-play-dice")
-        self.message = widgets.HTML()
-        self.message.add_class("akvo-play-message")
-        self.result = widgets.HTML()
-        self.result.add_class("akvo-play-result")
+        self.status = c.html("akvo-play-status")
+        self.prompt = c.html("akvo-play-prompt")
+        self.dice = c.html("akvo-play-dice")
+        self.message = c.html("akvo-play-message")
+        self.result = c.html("akvo-play-result")
         self.decisions = widgets.VBox()
         self.decisions.add_class("akvo-play-decisions")
-        self.events = widgets.HTML()
-        self.events.add_class("akvo-play-log")
-        self.save = widgets.HTML()
-        self.save.add_class("akvo-play-save")
-        self.save_button = widgets.Button(
-            description="Enregistrer le match (JSON)", layout=widgets.Layout(width="auto")
+        self.events = c.html("akvo-play-log")
+        self.save = c.html("akvo-play-save")
+        self.save_button = c.button(
+            "Enregistrer le match (JSON)",
+            "akvo-play-save-prepare",
+            self._prepare_save,
+            layout=widgets.Layout(width="auto"),  # the label's own width: never cut
         )
-        self.save_button.add_class("akvo-play-save-prepare")
-        self.save_button.on_click(lambda _: self._prepare_save())
         self.composer = OrdersComposer(self.play)
         self.action_buttons = ActionButtons(self.play)
-        self.coach_switch = described(widgets.Checkbox, "Conseils", value=True, indent=False)
+        self.coach_switch = c.described(widgets.Checkbox, "Conseils", value=True, indent=False)
         self.coach_switch.add_class("akvo-play-coach-switch")
         self.coach_switch.observe(lambda _change: self._render_decisions(), "value")
-        self.advice = widgets.HTML()
-        self.advice.add_class("akvo-play-advice")
-        self.estimate_orders = widgets.Button(description="Estimer mes ordres")
-        self.estimate_orders.add_class("akvo-play-estimate-orders")
-        self.estimate_orders.on_click(lambda _: self._estimate_orders())
-        self.orders_chances = widgets.HTML()
-        self.orders_chances.add_class("akvo-play-orders-chances")
+        self.advice = c.html("akvo-play-advice")
+        self.estimate_orders = c.button(
+            "Estimer mes ordres", "akvo-play-estimate-orders", self._estimate_orders
+        )
+        self.orders_chances = c.html("akvo-play-orders-chances")
         self._lock = threading.RLock()  # the chance worker reports under it
         self._worker: ChanceWorker | None = None
         self._labels: dict[str, str] = {}
         self._values: DecisionValues | None = None
         self.keeper = MatchKeeper(key="jouer-un-match")
         self.keeper.observe(lambda _change: self._offer_resume(), "saved")
-        self.resume_button = widgets.Button(description="Reprendre le match")
-        self.resume_button.add_class("akvo-play-resume")
-        self.resume_button.on_click(lambda _: self._resume())
+        self.resume_button = c.button("Reprendre le match", "akvo-play-resume", self._resume)
         warm_up()
-        self.curtain = widgets.Button(description="")
-        self.curtain.add_class(ACTION_CLASS)
+        self.curtain = c.button("", ACTION_CLASS, self._lift_curtain)
         self.curtain.add_class("akvo-play-curtain")
-        self.curtain.on_click(lambda _: self._lift_curtain())
         self._curtain_up = False
         self.buttons: dict[str, widgets.Button] = {}
 

@@ -25,8 +25,8 @@ from akvo.match import MatchState, Phase, scenario
 from akvo.match.board import SIDE_NAMES
 from akvo.rules import CRITICAL_MARGIN
 
+from .. import controls as c
 from ..board_height import BoardHeight
-from ..controls import described
 from ..formatting import NBSP, french
 from ..game_view import log_html, make_board, status_html, typeset
 from .advice import exact_points, value_phrase
@@ -284,14 +284,14 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
         self.state = lesson_position()
         self.index = 0
         self.story: list[str] = []
-        self.progress = self._html("akvo-tutorial-progress")
-        self.step_text = self._html("akvo-tutorial-step")
-        self.message = self._html("akvo-tutorial-message")
-        self.told = self._html("akvo-tutorial-story")
-        self.status = self._html("akvo-play-status")
-        self.events = self._html("akvo-play-log")
-        self.assumption = self._html("akvo-tutorial-assumption")
-        self.advice = described(
+        self.progress = c.html("akvo-tutorial-progress")
+        self.step_text = c.html("akvo-tutorial-step")
+        self.message = c.html("akvo-tutorial-message")
+        self.told = c.html("akvo-tutorial-story")
+        self.status = c.html("akvo-play-status")
+        self.events = c.html("akvo-play-log")
+        self.assumption = c.html("akvo-tutorial-assumption")
+        self.advice = c.described(
             widgets.Checkbox,
             "Conseils : la valeur exacte de chaque choix",
             value=True,
@@ -300,9 +300,7 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
         )
         self.advice.add_class("akvo-tutorial-advice")
         self.advice.observe(lambda _change: self.render(), "value")
-        self.restart = widgets.Button(description="Recommencer")
-        self.restart.add_class("akvo-tutorial-restart")
-        self.restart.on_click(lambda _: self.reset())
+        self.restart = c.button("Recommencer", "akvo-tutorial-restart", self.reset)
         self.decisions = widgets.VBox()
         self.decisions.add_class("akvo-play-decisions")
         self.composer = OrdersComposer(self.play)
@@ -333,12 +331,6 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
         self.add_class("akvo-widget")
         self.add_class("akvo-tutorial")
         self._run_script()
-
-    @staticmethod
-    def _html(css: str) -> widgets.HTML:
-        html = widgets.HTML()
-        html.add_class(css)
-        return html
 
     @property
     def finished(self) -> bool:
