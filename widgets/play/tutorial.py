@@ -260,6 +260,13 @@ def refusal_reason(state: MatchState, action: str, step: Step) -> str:
             f"par match : le gain, {exact_points(gain)}{NBSP}point, reste sous le seuil du bot "
             f"« normal » au tour {state.turn} ({exact_points(threshold)}{NBSP}point)."
         )
+    if "souffle" in action.split():  # the lesson, like the bots, keeps the Ultime (_best)
+        bot = "souffle" not in values.suggestion.split()
+        return (
+            f"{theirs} est meilleur pour {side} que {ours}, mais Souffle portant est un "
+            "Ultime, qui ne sert qu’une fois par match : la leçon le garde pour plus tard"
+            + (", comme le bot « normal » ici." if bot else ".")
+        )
     return f"{theirs} est meilleur pour {side} que {ours} ; pour la démonstration, {step.demo}."
 
 
