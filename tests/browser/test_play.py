@@ -111,7 +111,8 @@ def test_on_a_phone_the_step_text_stays_under_the_board_while_its_buttons_scroll
 ) -> None:
     """At 390 px, the lesson's first shot offers more targets than the screen holds under
     the sticky board: scrolled to its last button, the step's text is still on screen, just
-    under the board, and the button under the text."""
+    under the board, and the button under the text; pressed, that button's refusal shows
+    there too (not under the buttons, off the screen)."""
     page.set_viewport_size({"width": 390, "height": 844})
     open_widget_page(page, base_url, "premier-tour.ipynb", ".akvo-tutorial-progress")
     shot = next(i for i, step in enumerate(LESSON) if step.action.startswith("shoot"))
@@ -130,6 +131,12 @@ def test_on_a_phone_the_step_text_stays_under_the_board_while_its_buttons_scroll
     assert abs(text["y"] - (board["y"] + board["height"])) <= 2, (board, text)
     assert text["y"] + text["height"] <= last["y"] + 1, (text, last)
     assert last["y"] + last["height"] <= 844 + 1
+    buttons.last.click()  # not the lesson's target: refused, the reason where it is seen
+    refusal = page.locator(".akvo-tutorial-step .akvo-tutorial-refusal")
+    expect(refusal).to_contain_text("Pas tout à fait", timeout=WAIT)
+    shown = refusal.bounding_box()
+    assert shown and board["y"] + board["height"] - 2 <= shown["y"] < 844, (board, shown)
+    expect(page.locator(".akvo-tutorial-message")).to_be_hidden()  # announced once
 
 
 def test_exercises_are_answered_with_the_keyboard_and_graded_by_the_engine(

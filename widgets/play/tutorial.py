@@ -181,6 +181,7 @@ TUTORIAL_STYLE = """<style>
   font-weight: bold; }
 .akvo-tutorial a.akvo-tutorial-next:focus-visible { outline: 2px solid #0b57a4; }
 .akvo-tutorial .akvo-tutorial-assumption { font-size: 90%; color: #444; }
+.akvo-tutorial .akvo-tutorial-refusal { display: none; }
 /* A phone: the side panel runs under the sticky board; the step's text sticks just under
    the board (BoardHeight measures it) while its buttons scroll beneath, and leaves them at
    least 7em of the screen (a longer text scrolls in its own box). */
@@ -191,6 +192,9 @@ TUTORIAL_STYLE = """<style>
     max-height: calc(100dvh - var(--akvo-board-height, 0px) - 7em); overflow-y: auto; }
   .akvo-tutorial .akvo-tutorial-step .widget-html-content { line-height: 1.35; }
   .akvo-tutorial .akvo-tutorial-step p { margin: 0.35em 0; }
+  .akvo-tutorial .akvo-tutorial-step .akvo-tutorial-refusal { display: block;
+    border-left: 3px solid #b3261e; padding-left: 0.4em; }
+  .akvo-tutorial .akvo-tutorial-message { display: none; }
 }
 </style>"""
 
@@ -291,6 +295,8 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
         self.state = lesson_position()
         self.index = 0
         self.story: list[str] = []
+        self._lead = ""  # the step's text (HTML)
+        self._refused = ""  # why the reader's last move was refused, until the next step
         self.progress = c.html("akvo-tutorial-progress")
         self.step_text = c.html("akvo-tutorial-step")
         self.message = c.html("akvo-tutorial-message")
@@ -353,7 +359,7 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
         self.state = lesson_position()
         self.index = 0
         self.story = []
-        self.message.value = ""
+        self._refused = ""
         self._run_script()
 
     def play(self, action: str) -> None:
@@ -366,7 +372,7 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
             return
         self.state.apply_action(action)
         self.story = []
-        self.message.value = ""
+        self._refused = ""
         self.index += 1
         self._run_script()
 
@@ -375,7 +381,17 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
             why = refusal_reason(self.state, action, LESSON[self.index])
         else:
             why = move_refusal(self.state, action)
-        self.message.value = f'<p role="alert">{escape(french("Pas tout à fait : " + why))}</p>'
+        self._refused = french("Pas tout à fait : " + why)
+        self._show_step()
+
+    def _show_step(self) -> None:
+        """The step's text, and a refused move's reason under the buttons and, for a phone,
+        atop the step's sticky text (the one under the buttons is off the screen there);
+        the page's CSS shows one of the two only, so that a screen reader announces it once."""
+        why = escape(self._refused)
+        self.message.value = f'<p role="alert">{why}</p>' if why else ""
+        phone = f'<p class="akvo-tutorial-refusal" role="alert">{why}</p>' if why else ""
+        self.step_text.value = phone + self._lead
 
     def _run_script(self) -> None:
         """Apply B's moves and the dice of the lesson until the reader's next move."""
@@ -404,18 +420,20 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
         self.told.value = f"<ul>{items}</ul>" if items else ""
         self.assumption.value = ""
         if self.finished:
-            self.step_text.value = (
+            self._lead = (
                 f"<p><b>{escape(french(END_TEXT))}</b> "
                 f'<a class="akvo-tutorial-next" href="{NEXT_PAGE}" target="_self">'
                 f"Jouez maintenant un match entier →</a></p>"
             )
+            self._show_step()
             self.decisions.children = [self.restart]
             return
         step = LESSON[self.index]
         note = demo_note(state, step) if self.advice.value else ""
-        self.step_text.value = f"<p><b>{escape(french(step.text))}</b></p>" + (
+        self._lead = f"<p><b>{escape(french(step.text))}</b></p>" + (
             f'<p class="akvo-tutorial-demo">{escape(french(note))}</p>' if note else ""
         )
+        self._show_step()
         if state.phase == Phase.ORDERS:
             self.composer.reset()
             self.decisions.children = [self.composer]
