@@ -31,7 +31,13 @@ from akvo_widgets.play.exercises import (
     score_text,
 )
 from akvo_widgets.play.kept_score import KeptScore, KeptScoreError, load_score
-from akvo_widgets.play.tutorial import LESSON, Tutorial, lesson_position, progress_text
+from akvo_widgets.play.tutorial import (
+    LESSON,
+    Tutorial,
+    lesson_position,
+    progress_text,
+    refusal_reason,
+)
 from tests.shot_oracle import attack_value
 
 
@@ -497,6 +503,27 @@ def test_small_values_keep_their_digits_and_name_whose_they_are() -> None:
     value = values["rune F"].value
     assert value is not None and exact_points(value) == "0,0011"
     assert tutorial.buttons["rune F"].description.endswith("0,0011\u00a0point espéré pour\u00a0B")
+
+
+def test_every_refusal_of_a_legal_move_is_a_whole_sentence() -> None:
+    """At each of the reader's steps, every other legal move is refused with a reason that
+    ends in a word (no « pour la démonstration, . » at a step without a demonstration), and
+    a Souffle portant shot is refused because the lesson keeps the Ultime."""
+    state = lesson_position()
+    souffle = 0
+    for step in LESSON:
+        if step.who == "you" and not step.action.startswith("orders"):
+            for action in state.legal_actions():
+                if action == step.action:
+                    continue
+                reason = refusal_reason(state, action, step)
+                assert reason.endswith(".") and not re.search(r"[,;:]\s*\.$", reason), reason
+                better = "est permis" not in reason and "vaut autant" not in reason
+                if "souffle" in action.split() and better:  # worth more than the lesson's
+                    assert "Ultime, qui ne sert qu’une fois par match" in reason, reason
+                    souffle += 1
+        state.apply_action(step.action)
+    assert souffle >= 1  # the first shot's chest with Souffle portant is worth more
 
 
 def test_a_refused_move_gets_its_reason_from_the_position() -> None:

@@ -163,9 +163,36 @@ def test_loading_a_record_continues_the_match() -> None:
     state = play_match(seed=11)
     partial = {**state.record(), "actions": state.record()["actions"][:40]}
     game = MatchGame(seed=1)
-    game._on_upload({"new": ({"content": memoryview(json.dumps(partial).encode())},)})
+    game.load_bytes(json.dumps(partial).encode())
     assert game.state.history[:40] == partial["actions"]
     assert "chargé" in game.message.value
+
+
+def test_the_file_button_hands_over_the_bytes_it_was_sent_and_nothing_else() -> None:
+    """The browser sends the chosen file as one binary message; anything else a client
+    sends is ignored, and a file longer than the limit arrives cut just past it (the
+    loader then refuses it as too big)."""
+    viewer = ReplayViewer()
+    picker = viewer.upload
+    assert (picker.description, picker.accept, picker.max_bytes) == (
+        "Ouvrir un match",
+        ".json",
+        MAX_BYTES,
+    )
+    got: list[bytes] = []
+    picker.on_file(got.append)
+    data = record_json(play_match(seed=3)).encode()
+    picker._received(picker, {"event": "file"}, [memoryview(data)])
+    assert got == [data]
+    assert viewer.steps == len(play_match(seed=3).history)
+    for content, buffers in (({"event": "other"}, [data]), ("file", [data]), (None, [])):
+        picker._received(picker, content, buffers)
+    assert got == [data]
+    picker._received(picker, {"event": "file"}, [b"x" * (MAX_BYTES + 50)])
+    assert len(got[-1]) == MAX_BYTES + 1
+    assert "trop gros" in viewer.message.value
+    picker._received(picker, {"event": "file"}, [])  # a file message without its file
+    assert got[-1] == b"" and "vide" in viewer.message.value
 
 
 # --- the loader: at least ten kinds of bad files --------------------------------------
@@ -219,7 +246,7 @@ def test_a_bad_file_gets_a_french_message_and_changes_nothing(name: str) -> None
     assert words in viewer.message.value or "Le " in viewer.message.value
     game = MatchGame(seed=1)
     before = game.state.to_json()
-    game._on_upload({"new": ({"content": memoryview(data)},)})
+    game.load_bytes(data)
     assert game.state.to_json() == before
     assert "Traceback" not in game.message.value and game.message.value
 

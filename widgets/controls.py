@@ -7,7 +7,7 @@ can find.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from html import escape
 from typing import Any
@@ -17,15 +17,20 @@ import ipywidgets as w
 from .formatting import french
 
 _STYLE = {"description_width": "11em"}
-# Each control's ``tooltip`` is its description: without one, ipywidgets 8 writes the label's
-# title as the string "null", which the browser shows on hover.
 _LAYOUT = {"width": "100%", "max_width": "40em"}  # fluid: fits a phone, long options fit too
 
 
+def described(control: type[Any], description: str, **options: Any) -> Any:
+    """``control(description=…, **options)`` whose label's hover title is its description:
+    without a ``tooltip``, ipywidgets 8 writes the title "null", which the browser shows on
+    hover (and a label cut short by its width shows its whole text there)."""
+    return control(description=description, tooltip=description, **options)
+
+
 def _labelled(kind: Any, description: str, css: str, **settings: Any) -> Any:
-    """A ``kind`` control labelled ``description`` (its tooltip too), in the book's style,
-    carrying the CSS class ``css``."""
-    control = kind(description=description, tooltip=description, style=_STYLE, **settings)
+    """A ``kind`` control labelled ``description`` (:func:`described`), in the book's
+    style, carrying the CSS class ``css``."""
+    control = described(kind, description, style=_STYLE, **settings)
     control.add_class(css)
     return control
 
@@ -47,11 +52,23 @@ def checkbox(description: str, css: str) -> w.Checkbox:
     return _labelled(w.Checkbox, description, css, value=False, indent=False)
 
 
-def html(css: str) -> w.HTML:
-    """An HTML output area carrying the widget's own CSS class."""
+def html(*css: str) -> w.HTML:
+    """An HTML output area carrying the widget's own CSS classes."""
     area = w.HTML()
-    area.add_class(css)
+    for name in css:
+        area.add_class(name)
     return area
+
+
+def button(
+    description: str, css: str, on_click: Callable[[], object] | None = None, **options: Any
+) -> w.Button:
+    """A button carrying its CSS class; ``on_click()`` runs on each press (click or key)."""
+    control = w.Button(description=description, **options)
+    control.add_class(css)
+    if on_click is not None:
+        control.on_click(lambda _button: on_click())
+    return control
 
 
 def cell(text: str, css: str = "") -> str:

@@ -154,16 +154,21 @@ class Lab(w.VBox):
         self.variants = variant_dropdowns("akvo-lab")
         self.matches = c.slider("Matchs", 10, 1000, matches, "akvo-lab-matches")
         self.matches.step = 10
-        self.seed = w.BoundedIntText(
-            value=seed, min=0, max=10**9, description="Graine", style={"description_width": "11em"}
+        self.seed = c.described(
+            w.BoundedIntText,
+            "Graine",
+            value=seed,
+            min=0,
+            max=10**9,
+            style={"description_width": "11em"},
         )
         self.seed.add_class("akvo-lab-seed")
-        self.button = w.Button(description="Lancer les matchs", button_style="primary")
-        self.button.add_class("akvo-lab-run")
+        self.button = c.button(
+            "Lancer les matchs", "akvo-lab-run", self.run, button_style="primary"
+        )
         self.status = RunStatus("akvo-lab", "Aucune simulation lancée : choisissez, puis lancez.")
         self.progress = self.status.bar
-        self.table = c.html("akvo-table")
-        self.table.add_class("akvo-lab-summary")
+        self.table = c.html("akvo-table", "akvo-lab-summary")
         self.first = c.html("akvo-lab-first-text")
         self.download = c.html("akvo-lab-download-area")
         self.results: Results | None = None
@@ -191,7 +196,6 @@ class Lab(w.VBox):
             )
         ]
         self.clear()
-        self.button.on_click(lambda _button: self.run())
 
     def rules(self) -> RulesConfig:
         return RulesConfig(**{field: box.value for field, box in self.variants.items()})
@@ -352,12 +356,12 @@ class RoundRobin(w.VBox):
         self.bot = c.dropdown("Bot", BOT_CHOICES, "greedy", "akvo-lab-rr-bot")
         self.matches = c.slider("Matchs par paire", 2, 200, matches, "akvo-lab-rr-matches")
         self.seed = seed
-        self.button = w.Button(description="Lancer le tournoi", button_style="primary")
-        self.button.add_class("akvo-lab-rr-run")
+        self.button = c.button(
+            "Lancer le tournoi", "akvo-lab-rr-run", self.run, button_style="primary"
+        )
         self.status = RunStatus("akvo-lab-rr", "Le tournoi n’a pas encore été joué.")
         self.progress = self.status.bar
-        self.table = c.html("akvo-table")
-        self.table.add_class("akvo-lab-rr-table")
+        self.table = c.html("akvo-table", "akvo-lab-rr-table")
         labels = [short_name(k) for k in self.teams]
         self._heatmap, _colours, self.figure = heatmap_figure(
             labels,
@@ -388,7 +392,6 @@ class RoundRobin(w.VBox):
                 "akvo-lab-rr",
             )
         ]
-        self.button.on_click(lambda _button: self.run())
 
     @property
     def rates(self) -> list[list[Interval]]:
@@ -471,13 +474,12 @@ class Balance(w.VBox):
             effect_matches,
             "akvo-lab-balance-effect",
         )
-        self.button = w.Button(description="Établir le bilan", button_style="primary")
-        self.button.add_class("akvo-lab-balance-run")
+        self.button = c.button(
+            "Établir le bilan", "akvo-lab-balance-run", self.run, button_style="primary"
+        )
         self.status = RunStatus("akvo-lab-balance", "Le bilan n’a pas encore été établi.")
-        self.teams_table = c.html("akvo-table")
-        self.teams_table.add_class("akvo-lab-balance-teams")
-        self.items_table = c.html("akvo-table")
-        self.items_table.add_class("akvo-lab-balance-items")
+        self.teams_table = c.html("akvo-table", "akvo-lab-balance-teams")
+        self.items_table = c.html("akvo-table", "akvo-lab-balance-items")
         self.download = c.html("akvo-lab-balance-download")
         self.report: Any = None
         super().__init__()
@@ -496,7 +498,6 @@ class Balance(w.VBox):
                 "akvo-lab-balance",
             )
         ]
-        self.button.on_click(lambda _button: self.run())
 
     def run(self) -> Any:
         """Play the report in this kernel and show it."""

@@ -60,8 +60,7 @@ class WindMatrix(Calculator):
         self.resilience = c.slider("Résilience (cible)", 0, 3, 0, "akvo-matrix-resilience")
         self.caption = c.html("akvo-matrix-caption")
         self.board_note = c.html("akvo-matrix-board-note")
-        self.table = c.html("akvo-table")
-        self.table.add_class("akvo-matrix-table")
+        self.table = c.html("akvo-table", "akvo-matrix-table")
         self.grid = None
         self._heatmap, self._colours, self.figure = _heatmap_figure()
         super().__init__()

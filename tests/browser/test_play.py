@@ -69,11 +69,11 @@ def _press_first_button(page: Page, by_keyboard: bool) -> None:
     )
 
 
-def test_the_first_turn_is_completed_with_clicks_and_keys(page: Page, base_url: str) -> None:
-    open_widget_page(page, base_url, "premier-tour.ipynb", ".akvo-tutorial-progress")
+def _play_the_lesson(page: Page, until: int) -> None:
+    """The reader's moves of the lesson's steps before ``until``, by clicks and keys."""
     progress = page.locator(".akvo-tutorial-progress")
     expect(progress).to_be_visible(timeout=WAIT)
-    for index, step in enumerate(LESSON):
+    for index, step in enumerate(LESSON[:until]):
         if step.who != "you":
             continue
         expect(progress).to_have_text(_same_text(progress_text(index)), timeout=WAIT)
@@ -90,7 +90,12 @@ def test_the_first_turn_is_completed_with_clicks_and_keys(page: Page, base_url: 
                 button.press("Enter")
             else:
                 button.click()
-    expect(progress).to_have_text(_same_text(progress_text(len(LESSON))), timeout=WAIT)
+    expect(progress).to_have_text(_same_text(progress_text(until)), timeout=WAIT)
+
+
+def test_the_first_turn_is_completed_with_clicks_and_keys(page: Page, base_url: str) -> None:
+    open_widget_page(page, base_url, "premier-tour.ipynb", ".akvo-tutorial-progress")
+    _play_the_lesson(page, len(LESSON))
     link = page.locator("a.akvo-tutorial-next")
     expect(link).to_have_attribute("href", "jouer-un-match.ipynb")
     expect(link).to_have_css("text-decoration-line", "underline")  # it looks like a link
@@ -99,6 +104,39 @@ def test_the_first_turn_is_completed_with_clicks_and_keys(page: Page, base_url: 
     expect(page.locator(".akvo-tutorial .akvo-play-status-line")).to_contain_text(
         re.compile(rf"A\s{a}\s–\s{b}\sB")
     )
+
+
+def test_on_a_phone_the_step_text_stays_under_the_board_while_its_buttons_scroll(
+    page: Page, base_url: str
+) -> None:
+    """At 390 px, the lesson's first shot offers more targets than the screen holds under
+    the sticky board: scrolled to its last button, the step's text is still on screen, just
+    under the board, and the button under the text; pressed, that button's refusal shows
+    there too (not under the buttons, off the screen)."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    open_widget_page(page, base_url, "premier-tour.ipynb", ".akvo-tutorial-progress")
+    shot = next(i for i, step in enumerate(LESSON) if step.action.startswith("shoot"))
+    _play_the_lesson(page, shot)
+    buttons = page.locator(".akvo-tutorial .akvo-play-decisions button")
+    assert buttons.count() >= 8
+    expect(buttons.last).to_contain_text("coffre", timeout=WAIT)  # the chest comes last
+    for _pass in range(2):  # once more if the labels' values grew the list meanwhile
+        page.wait_for_timeout(500)
+        buttons.last.evaluate("button => button.scrollIntoView({block: 'end'})")
+    page.wait_for_timeout(300)  # a frame for the sticky boxes
+    board = page.locator(".akvo-tutorial .akvo-board").bounding_box()
+    text = page.locator(".akvo-tutorial-step").bounding_box()
+    last = buttons.last.bounding_box()
+    assert board and text and last
+    assert abs(text["y"] - (board["y"] + board["height"])) <= 2, (board, text)
+    assert text["y"] + text["height"] <= last["y"] + 1, (text, last)
+    assert last["y"] + last["height"] <= 844 + 1
+    buttons.last.click()  # not the lesson's target: refused, the reason where it is seen
+    refusal = page.locator(".akvo-tutorial-step .akvo-tutorial-refusal")
+    expect(refusal).to_contain_text("Pas tout à fait", timeout=WAIT)
+    shown = refusal.bounding_box()
+    assert shown and board["y"] + board["height"] - 2 <= shown["y"] < 844, (board, shown)
+    expect(page.locator(".akvo-tutorial-message")).to_be_hidden()  # announced once
 
 
 def test_exercises_are_answered_with_the_keyboard_and_graded_by_the_engine(
@@ -193,7 +231,7 @@ def test_a_whole_match_against_the_normal_bot_then_its_replay(
     open_widget_page(page, base_url, "rejouer-un-match.ipynb", ".akvo-replay-counter")
     expect(page.locator(".akvo-replay-counter")).to_be_visible(timeout=WAIT)
     with page.expect_file_chooser() as chooser:
-        page.locator(".akvo-replay-upload").click()
+        page.locator(".akvo-replay-upload button").press("Enter")  # the keyboard opens it
     chooser.value.set_files(str(saved))
     steps = len(record["actions"])
     counter = page.locator(".akvo-replay-counter")

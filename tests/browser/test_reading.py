@@ -149,22 +149,7 @@ _BOARDS = """() => [...document.querySelectorAll('svg.akvo-board-svg')].map((svg
 })"""
 
 #: Checks that fail on pages owned by another engineer: (check, page) → the defect.
-KNOWN: dict[tuple[str, str], str] = {
-    ("cut", "jouer-un-match.ipynb"): "« Enregistrer le match (JSON) » cut in its 148 px "
-    "button at 390 and 1280 px (widgets/play/game.py, coach)",
-    ("english", "premier-tour.ipynb"): "widget labels without a tooltip show the title "
-    "« null » on hover (ipywidgets 8; tooltip=description fixes it, as in controls.py; play)",
-    ("english", "jouer-un-match.ipynb"): "widget labels and the FileUpload button show the "
-    "title « null » on hover (widgets/play/game.py, coach)",
-    ("english", "rejouer-un-match.ipynb"): "a widget label and the FileUpload button show the "
-    "title « null » on hover (widgets/play/replay.py, coach)",
-    ("english", "laboratoire.ipynb"): "widget labels show the title « null » on hover "
-    "(widgets/lab.py, lab)",
-    ("counter", "jouer-un-match.ipynb"): "ipywidgets' FileUpload counts its files: « Charger "
-    "(0) » (widgets/play/game.py, coach)",
-    ("counter", "rejouer-un-match.ipynb"): "ipywidgets' FileUpload counts its files: « Ouvrir "
-    "(0) » (widgets/play/replay.py, coach)",
-}
+KNOWN: dict[tuple[str, str], str] = {}
 
 
 @pytest.fixture(scope="module")

@@ -19,6 +19,7 @@ from akvo.match import MatchState, Phase
 from akvo.match.actions import SHIP_TOKENS
 from akvo.match.preview import target_values
 
+from .. import controls as c
 from ..formatting import french, percent
 from ..game_view import value_text
 from .labels import (
@@ -74,29 +75,33 @@ class OrdersComposer(widgets.VBox):  # type: ignore[misc]
 
     def __init__(self, on_orders: Callable[[str], None]) -> None:
         self.lanes = [
-            widgets.ToggleButtons(
+            c.described(
+                widgets.ToggleButtons,
+                character(name),
                 options=[(LATERAL_LABELS[t], t) for t in "AT"],
                 value="A",
-                description=character(name),
                 style={"description_width": "7em", "button_width": "6em"},
             )
             for name in LATERAL_CHARACTERS
         ]
         for name, lane in zip(LATERAL_CHARACTERS, self.lanes, strict=True):
             lane.add_class(f"akvo-play-order-{name}")
-        self.ship = widgets.ToggleButtons(
+        self.ship = c.described(
+            widgets.ToggleButtons,
+            "Navire",
             options=[(french(SHIP_TOKEN_LABELS[t]), t) for t in SHIP_TOKENS],
             value="AA",
-            description="Navire",
             style={"description_width": "7em"},
         )
         self.ship.add_class("akvo-play-order-ship")
-        self.confirm = widgets.Button(description="Valider les ordres")
-        self.confirm.add_class(ACTION_CLASS)
+        self.confirm = c.button(
+            "Valider les ordres",
+            ACTION_CLASS,
+            lambda: on_orders(self.action),
+            layout=widgets.Layout(width="auto"),  # « … de A » on one line
+        )
         self.confirm.add_class("akvo-play-orders-confirm")
-        self.confirm.on_click(lambda _: on_orders(self.action))
-        self.summary = widgets.HTML()
-        self.summary.add_class("akvo-play-orders-summary")
+        self.summary = c.html("akvo-play-orders-summary")
         for toggle in (*self.lanes, self.ship):
             toggle.observe(lambda _change: self._summarise(), "value")
         super().__init__([*self.lanes, self.ship, self.summary, self.confirm])

@@ -20,6 +20,8 @@ from akvo.match import MatchState, Phase, new_match
 from akvo.match.board import SIDE_NAMES
 from akvo.match.geometry import mages_in_enemy_half
 
+from .. import controls as c
+from ..file_picker import FilePicker
 from ..formatting import french
 from ..game_view import (
     log_html,
@@ -41,14 +43,15 @@ from .decisions import ACTION_CLASS, ActionButtons, OrdersComposer
 from .keeper import MatchKeeper
 from .labels import orders_label
 from .opponents import Bot, bot_choices, default_bot, make_opponent
-from .records import RecordError, download_link, load_record, record_json
+from .records import MAX_BYTES, RecordError, download_link, load_record, record_json
 from .refusals import move_refusal
 
 HOT_SEAT = "hot seat"
 HOT_SEAT_LABEL = "Deux joueurs, même écran"
 STYLE = """<style>
 .akvo-play .akvo-play-action button, .akvo-play button.akvo-play-action {
-  white-space: normal; height: auto; min-height: 2.2em; text-align: left; max-width: 100%; }
+  white-space: normal; height: auto; min-height: 2.2em; text-align: left; max-width: 100%;
+  line-height: 1.3; padding-top: 0.3em; padding-bottom: 0.3em; }
 .akvo-play .widget-toggle-buttons { flex-wrap: wrap; height: auto; }
 .akvo-play .widget-toggle-buttons .widget-toggle-button {
   width: auto; white-space: normal; height: auto; min-height: 2.2em; }
@@ -98,71 +101,60 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
         estimates: bool = True,
     ) -> None:
         choices = bot_choices()
-        self.opponent_choice = widgets.Dropdown(
+        self.opponent_choice = c.described(
+            widgets.Dropdown,
+            "Adversaire",
             options=[(f"Bot « {label} »", name) for name, label in choices.items()]
             + [(HOT_SEAT_LABEL, HOT_SEAT)],
             value=opponent or default_bot(),
-            description="Adversaire",
         )
         self.opponent_choice.add_class("akvo-play-opponent")
-        self.side_choice = widgets.ToggleButtons(
-            options=[("Camp A", 0), ("Camp B", 1)], value=human, description="Vous jouez"
+        self.side_choice = c.described(
+            widgets.ToggleButtons, "Vous jouez", options=[("Camp A", 0), ("Camp B", 1)], value=human
         )
         self.side_choice.add_class("akvo-play-side")
-        self.new_button = widgets.Button(description="Nouveau match")
-        self.new_button.add_class("akvo-play-new")
-        self.new_button.on_click(lambda _: self.start())
+        self.new_button = c.button("Nouveau match", "akvo-play-new", self.start)
         self.opponent_choice.observe(lambda _change: self._setup_changed(), "value")
         self.side_choice.observe(lambda _change: self._setup_changed(), "value")
-        self.upload = widgets.FileUpload(accept=".json", multiple=False, description="Charger")
+        self.upload = FilePicker("Charger un match", accept=".json", max_bytes=MAX_BYTES)
         self.upload.add_class("akvo-play-upload")
-        self.upload.observe(self._on_upload, "value")
+        self.upload.on_file(self.load_bytes)
 
-        self.status = widgets.HTML()
-        self.status.add_class("akvo-play-status")
-        self.prompt = widgets.HTML()
-        self.prompt.add_class("akvo-play-prompt")
-        self.dice = widgets.HTML()
-        self.dice.add_class("akvo-play-dice")
-        self.message = widgets.HTML()
-        self.message.add_class("akvo-play-message")
-        self.result = widgets.HTML()
-        self.result.add_class("akvo-play-result")
+        self.status = c.html("akvo-play-status")
+        self.prompt = c.html("akvo-play-prompt")
+        self.dice = c.html("akvo-play-dice")
+        self.message = c.html("akvo-play-message")
+        self.result = c.html("akvo-play-result")
         self.decisions = widgets.VBox()
         self.decisions.add_class("akvo-play-decisions")
-        self.events = widgets.HTML()
-        self.events.add_class("akvo-play-log")
-        self.save = widgets.HTML()
-        self.save.add_class("akvo-play-save")
-        self.save_button = widgets.Button(description="Enregistrer le match (JSON)")
-        self.save_button.add_class("akvo-play-save-prepare")
-        self.save_button.on_click(lambda _: self._prepare_save())
+        self.events = c.html("akvo-play-log")
+        self.save = c.html("akvo-play-save")
+        self.save_button = c.button(
+            "Enregistrer le match (JSON)",
+            "akvo-play-save-prepare",
+            self._prepare_save,
+            layout=widgets.Layout(width="auto"),  # the label's own width: never cut
+        )
         self.composer = OrdersComposer(self.play)
         self.action_buttons = ActionButtons(self.play)
-        self.coach_switch = widgets.Checkbox(value=True, description="Conseils", indent=False)
+        self.coach_switch = c.described(widgets.Checkbox, "Conseils", value=True, indent=False)
         self.coach_switch.add_class("akvo-play-coach-switch")
         self.coach_switch.observe(lambda _change: self._render_decisions(), "value")
-        self.advice = widgets.HTML()
-        self.advice.add_class("akvo-play-advice")
-        self.estimate_orders = widgets.Button(description="Estimer mes ordres")
-        self.estimate_orders.add_class("akvo-play-estimate-orders")
-        self.estimate_orders.on_click(lambda _: self._estimate_orders())
-        self.orders_chances = widgets.HTML()
-        self.orders_chances.add_class("akvo-play-orders-chances")
+        self.advice = c.html("akvo-play-advice")
+        self.estimate_orders = c.button(
+            "Estimer mes ordres", "akvo-play-estimate-orders", self._estimate_orders
+        )
+        self.orders_chances = c.html("akvo-play-orders-chances")
         self._lock = threading.RLock()  # the chance worker reports under it
         self._worker: ChanceWorker | None = None
         self._labels: dict[str, str] = {}
         self._values: DecisionValues | None = None
         self.keeper = MatchKeeper(key="jouer-un-match")
         self.keeper.observe(lambda _change: self._offer_resume(), "saved")
-        self.resume_button = widgets.Button(description="Reprendre le match")
-        self.resume_button.add_class("akvo-play-resume")
-        self.resume_button.on_click(lambda _: self._resume())
+        self.resume_button = c.button("Reprendre le match", "akvo-play-resume", self._resume)
         warm_up()
-        self.curtain = widgets.Button(description="")
-        self.curtain.add_class(ACTION_CLASS)
+        self.curtain = c.button("", ACTION_CLASS, self._lift_curtain)
         self.curtain.add_class("akvo-play-curtain")
-        self.curtain.on_click(lambda _: self._lift_curtain())
         self._curtain_up = False
         self.buttons: dict[str, widgets.Button] = {}
 
@@ -277,13 +269,11 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
         self._curtain_up = True
         self.render()
 
-    def _on_upload(self, change: dict[str, object]) -> None:
-        files = change["new"]
-        if not files:
-            return
-        upload = files[0]  # type: ignore[index]
+    def load_bytes(self, data: bytes) -> None:
+        """A file's bytes: the match continued if it is a valid record, else a French
+        message only."""
         try:
-            _record, state = load_record(bytes(upload["content"]))
+            _record, state = load_record(data)
         except RecordError as error:
             self._say(str(error))
             return

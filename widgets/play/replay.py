@@ -18,6 +18,8 @@ from akvo.dice import roll
 from akvo.match import MatchState, Phase, new_match, play_match, replay
 from akvo.match.board import SIDE_NAMES
 
+from .. import controls as c
+from ..file_picker import FilePicker
 from ..formatting import NBSP, french, percent
 from ..game_view import log_html, make_board, status_html, typeset
 from .analysis_panel import AnalysisPanel
@@ -25,7 +27,7 @@ from .game import STYLE
 from .labels import action_label, faces
 from .odds import ULTIME_NOTE, decision_values
 from .opponents import default_bot, make_opponent
-from .records import RecordError, load_record
+from .records import MAX_BYTES, RecordError, load_record
 
 
 def replay_states(record: dict[str, Any]) -> list[MatchState]:
@@ -109,28 +111,21 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]
 
     def __init__(self, record: dict[str, Any] | None = None) -> None:
         self.step: int = 0
-        self.upload = widgets.FileUpload(accept=".json", multiple=False, description="Ouvrir")
+        self.upload = FilePicker("Ouvrir un match", accept=".json", max_bytes=MAX_BYTES)
         self.upload.add_class("akvo-replay-upload")
-        self.upload.observe(self._on_upload, "value")
-        self.message = widgets.HTML()
-        self.message.add_class("akvo-replay-message")
-        self.first = self._button("◀◀ Début", "akvo-replay-first", lambda: self.go(0))
-        self.back = self._button("◀ Précédent", "akvo-replay-back", lambda: self.go(self.step - 1))
-        self.forward = self._button(
-            "Suivant ▶", "akvo-replay-forward", lambda: self.go(self.step + 1)
-        )
-        self.last = self._button("Fin ▶▶", "akvo-replay-last", lambda: self.go(self.steps))
-        self.slider = widgets.IntSlider(min=0, max=0, value=0, description="Coup")
+        self.upload.on_file(self.load_bytes)
+        self.message = c.html("akvo-replay-message")
+        self.first = c.button("◀◀ Début", "akvo-replay-first", lambda: self.go(0))
+        self.back = c.button("◀ Précédent", "akvo-replay-back", lambda: self.go(self.step - 1))
+        self.forward = c.button("Suivant ▶", "akvo-replay-forward", lambda: self.go(self.step + 1))
+        self.last = c.button("Fin ▶▶", "akvo-replay-last", lambda: self.go(self.steps))
+        self.slider = c.described(widgets.IntSlider, "Coup", min=0, max=0, value=0)
         self.slider.add_class("akvo-replay-slider")
         self.slider.observe(lambda change: self.go(int(change["new"])), "value")
-        self.status = widgets.HTML()
-        self.status.add_class("akvo-play-status")
-        self.counter = widgets.HTML()
-        self.counter.add_class("akvo-replay-counter")
-        self.detail = widgets.HTML()
-        self.detail.add_class("akvo-replay-step")
-        self.events = widgets.HTML()
-        self.events.add_class("akvo-play-log")
+        self.status = c.html("akvo-play-status")
+        self.counter = c.html("akvo-replay-counter")
+        self.detail = c.html("akvo-replay-step")
+        self.events = c.html("akvo-play-log")
         self.states: list[MatchState] = []
         self.record: dict[str, Any] | None = None
         self.board = make_board(new_match(), None, lambda _action: None, interactive=False)
@@ -162,12 +157,6 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]
         else:
             self._show_empty()
 
-    def _button(self, label: str, css: str, action: Any) -> widgets.Button:
-        button = widgets.Button(description=label)
-        button.add_class(css)
-        button.on_click(lambda _: action())
-        return button
-
     @property
     def steps(self) -> int:
         return len(self.states) - 1
@@ -192,11 +181,6 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]
             self.message.value = f'<p role="alert">{escape(typeset(str(error)))}</p>'
             return
         self.load(record)
-
-    def _on_upload(self, change: dict[str, Any]) -> None:
-        files = change["new"]
-        if files:
-            self.load_bytes(bytes(files[0]["content"]))
 
     @property
     def state(self) -> MatchState | None:

@@ -25,6 +25,8 @@ from akvo.match import MatchState, Phase, scenario
 from akvo.match.board import SIDE_NAMES
 from akvo.rules import CRITICAL_MARGIN
 
+from .. import controls as c
+from ..board_height import BoardHeight
 from ..formatting import NBSP, french
 from ..game_view import log_html, make_board, status_html, typeset
 from .advice import exact_points, value_phrase
@@ -179,6 +181,21 @@ TUTORIAL_STYLE = """<style>
   font-weight: bold; }
 .akvo-tutorial a.akvo-tutorial-next:focus-visible { outline: 2px solid #0b57a4; }
 .akvo-tutorial .akvo-tutorial-assumption { font-size: 90%; color: #444; }
+.akvo-tutorial .akvo-tutorial-refusal { display: none; }
+/* A phone: the side panel runs under the sticky board; the step's text sticks just under
+   the board (BoardHeight measures it) while its buttons scroll beneath, and leaves them at
+   least 7em of the screen (a longer text scrolls in its own box). */
+@media (max-width: 640px) {
+  .akvo-tutorial .widget-box:has(.akvo-tutorial-step) { overflow: visible; }
+  .akvo-tutorial .akvo-tutorial-step { position: sticky; top: var(--akvo-board-height, 0px);
+    z-index: 19; background: #fff; box-shadow: 0 2px 4px rgba(0, 0, 0, 0.15);
+    max-height: calc(100dvh - var(--akvo-board-height, 0px) - 7em); overflow-y: auto; }
+  .akvo-tutorial .akvo-tutorial-step .widget-html-content { line-height: 1.35; }
+  .akvo-tutorial .akvo-tutorial-step p { margin: 0.35em 0; }
+  .akvo-tutorial .akvo-tutorial-step .akvo-tutorial-refusal { display: block;
+    border-left: 3px solid #b3261e; padding-left: 0.4em; }
+  .akvo-tutorial .akvo-tutorial-message { display: none; }
+}
 </style>"""
 
 
@@ -247,6 +264,13 @@ def refusal_reason(state: MatchState, action: str, step: Step) -> str:
             f"par match : le gain, {exact_points(gain)}{NBSP}point, reste sous le seuil du bot "
             f"« normal » au tour {state.turn} ({exact_points(threshold)}{NBSP}point)."
         )
+    if "souffle" in action.split():  # the lesson, like the bots, keeps the Ultime (_best)
+        bot = "souffle" not in values.suggestion.split()
+        return (
+            f"{theirs} est meilleur pour {side} que {ours}, mais Souffle portant est un "
+            "Ultime, qui ne sert qu’une fois par match : la leçon le garde pour plus tard"
+            + (", comme le bot « normal » ici." if bot else ".")
+        )
     return f"{theirs} est meilleur pour {side} que {ours} ; pour la démonstration, {step.demo}."
 
 
@@ -271,24 +295,25 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
         self.state = lesson_position()
         self.index = 0
         self.story: list[str] = []
-        self.progress = self._html("akvo-tutorial-progress")
-        self.step_text = self._html("akvo-tutorial-step")
-        self.message = self._html("akvo-tutorial-message")
-        self.told = self._html("akvo-tutorial-story")
-        self.status = self._html("akvo-play-status")
-        self.events = self._html("akvo-play-log")
-        self.assumption = self._html("akvo-tutorial-assumption")
-        self.advice = widgets.Checkbox(
+        self._lead = ""  # the step's text (HTML)
+        self._refused = ""  # why the reader's last move was refused, until the next step
+        self.progress = c.html("akvo-tutorial-progress")
+        self.step_text = c.html("akvo-tutorial-step")
+        self.message = c.html("akvo-tutorial-message")
+        self.told = c.html("akvo-tutorial-story")
+        self.status = c.html("akvo-play-status")
+        self.events = c.html("akvo-play-log")
+        self.assumption = c.html("akvo-tutorial-assumption")
+        self.advice = c.described(
+            widgets.Checkbox,
+            "Conseils : la valeur exacte de chaque choix",
             value=True,
-            description="Conseils : la valeur exacte de chaque choix",
             indent=False,
             layout=widgets.Layout(width="auto"),
         )
         self.advice.add_class("akvo-tutorial-advice")
         self.advice.observe(lambda _change: self.render(), "value")
-        self.restart = widgets.Button(description="Recommencer")
-        self.restart.add_class("akvo-tutorial-restart")
-        self.restart.on_click(lambda _: self.reset())
+        self.restart = c.button("Recommencer", "akvo-tutorial-restart", self.reset)
         self.decisions = widgets.VBox()
         self.decisions.add_class("akvo-play-decisions")
         self.composer = OrdersComposer(self.play)
@@ -313,17 +338,12 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
         self.board.layout.flex = "1 1 22em"
         main = widgets.HBox([self.board, side])
         main.layout.flex_flow = "row wrap"
-        super().__init__([widgets.HTML(STYLE + TUTORIAL_STYLE), main, self.events])
+        style = widgets.HTML(STYLE + TUTORIAL_STYLE)
+        super().__init__([style, BoardHeight(), main, self.events])
         self.add_class("akvo-play")
         self.add_class("akvo-widget")
         self.add_class("akvo-tutorial")
         self._run_script()
-
-    @staticmethod
-    def _html(css: str) -> widgets.HTML:
-        html = widgets.HTML()
-        html.add_class(css)
-        return html
 
     @property
     def finished(self) -> bool:
@@ -339,7 +359,7 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
         self.state = lesson_position()
         self.index = 0
         self.story = []
-        self.message.value = ""
+        self._refused = ""
         self._run_script()
 
     def play(self, action: str) -> None:
@@ -352,7 +372,7 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
             return
         self.state.apply_action(action)
         self.story = []
-        self.message.value = ""
+        self._refused = ""
         self.index += 1
         self._run_script()
 
@@ -361,7 +381,17 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
             why = refusal_reason(self.state, action, LESSON[self.index])
         else:
             why = move_refusal(self.state, action)
-        self.message.value = f'<p role="alert">{escape(french("Pas tout à fait : " + why))}</p>'
+        self._refused = french("Pas tout à fait : " + why)
+        self._show_step()
+
+    def _show_step(self) -> None:
+        """The step's text, and a refused move's reason under the buttons and, for a phone,
+        atop the step's sticky text (the one under the buttons is off the screen there);
+        the page's CSS shows one of the two only, so that a screen reader announces it once."""
+        why = escape(self._refused)
+        self.message.value = f'<p role="alert">{why}</p>' if why else ""
+        phone = f'<p class="akvo-tutorial-refusal" role="alert">{why}</p>' if why else ""
+        self.step_text.value = phone + self._lead
 
     def _run_script(self) -> None:
         """Apply B's moves and the dice of the lesson until the reader's next move."""
@@ -390,18 +420,20 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
         self.told.value = f"<ul>{items}</ul>" if items else ""
         self.assumption.value = ""
         if self.finished:
-            self.step_text.value = (
+            self._lead = (
                 f"<p><b>{escape(french(END_TEXT))}</b> "
                 f'<a class="akvo-tutorial-next" href="{NEXT_PAGE}" target="_self">'
                 f"Jouez maintenant un match entier →</a></p>"
             )
+            self._show_step()
             self.decisions.children = [self.restart]
             return
         step = LESSON[self.index]
         note = demo_note(state, step) if self.advice.value else ""
-        self.step_text.value = f"<p><b>{escape(french(step.text))}</b></p>" + (
+        self._lead = f"<p><b>{escape(french(step.text))}</b></p>" + (
             f'<p class="akvo-tutorial-demo">{escape(french(note))}</p>' if note else ""
         )
+        self._show_step()
         if state.phase == Phase.ORDERS:
             self.composer.reset()
             self.decisions.children = [self.composer]
