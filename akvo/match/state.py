@@ -465,7 +465,8 @@ class MatchState(StateCore):
             which = "d'attaque" if shot.stage == 0 else "de défense"
             dice = shooting.roll_dice(self)
             bonus = f" {modifier:+d}" if modifier else ""
-            return f"Jet {which} : {roller} lance {dice} dé(s){bonus}, seuil {threshold}."
+            count = f"{dice} dé{'s' if dice > 1 else ''}"
+            return f"Jet {which} : {roller} lance {count}{bonus}, seuil {threshold}."
         if phase == RELANCE:
             faces = " ".join(map(str, shot.dice))
             return f"{roller} voit ses dés ({faces}) et peut en relancer un."

@@ -78,7 +78,7 @@ def test_confusion_and_tourbillon_stack_and_only_the_variant_sees_a_prodige(
     play(state, "weather B", "orders ATAA AA", "orders AAAA AA", "ultime tourbillon")
     play(state, "activate pedalair", "activate kitesurfeur", "shoot kitesurfeur", "rune T")
     assert len(state.chance_outcomes()) == 6**2
-    assert state.prompt() == "Jet d'attaque : le Kitesurfeur de A lance 2 dé(s), seuil 14."
+    assert state.prompt() == "Jet d'attaque : le Kitesurfeur de A lance 2 dés, seuil 14."
     play(state, "roll 55")
     assert state.events[-1].endswith("10 contre 14, raté." + (" Prodige !" if recovers else ""))
     assert (state.phase == Phase.PRODIGE) is recovers

@@ -49,5 +49,5 @@ def test_prompts_say_what_is_decided_in_french() -> None:
     assert state.prompt() == "Le Surfeur de A choisit sa cible."
     for action in ("shoot surfeur", "rune P", "no rune"):
         state.apply_action(action)
-    assert state.prompt() == "Jet d'attaque : le Surfeur de A lance 4 dé(s) +2, seuil 12."
+    assert state.prompt() == "Jet d'attaque : le Surfeur de A lance 4 dés +2, seuil 12."
     assert repr(state) == "MatchState(turn=3, phase='roll', player=chance, scores=0-0)"

@@ -63,7 +63,8 @@ def move_refusal(state: MatchState, action: Any) -> str:
         if state.phase == Phase.WEATHER:
             return "c’est le tirage du jeton météo qui décide maintenant."
         dice = state.roll_dice()
-        return f"ce sont les dés qui décident maintenant : {dice} dé(s), chacun de 1 à 6."
+        count = f"{dice} dé{'s' if dice > 1 else ''}"
+        return f"ce sont les dés qui décident maintenant : {count}, chacun de 1 à 6."
     step = f"l’étape est « {state.prompt().rstrip('.')} »"
     if state.phase == Phase.ORDERS:
         return french(f"{step} : réglez vos quatre jetons et celui du navire, puis validez.")
