@@ -13,17 +13,21 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from akvo.bots import make_bot
 from akvo.config import RulesConfig
 from akvo.lab.coverage import MatchUses
-from akvo.lab.results import MatchResult
+from akvo.lab.results import LUCK_UNIT, MatchResult
 from akvo.match.board import CHARS, SIDE_NAMES
+from akvo.match.chance import ROLLS
 from akvo.match.core import CHANCE
-from akvo.match.phases import ORDERS, RELANCE
+from akvo.match.phases import ORDERS, RELANCE, REROLL, WEATHER
+from akvo.match.shooting import roll_dice, roll_target
 from akvo.match.state import MatchState, new_match
 from akvo.match.streams import KeyedChance
+from akvo.rules import CRITICAL_MARGIN
 from akvo.teams import Team
 
 
@@ -85,6 +89,7 @@ def play_indexed(
     edge = 0  # points of the side activating first minus the other's, over the turns
     turn_start = [0, 0]
     apply = state.apply_action
+    luck = [0, 0, 0, 0]  # A's minus B's: attack, defence, attack critical, defence critical
     while True:
         player = state.player
         if player >= 0:
@@ -105,7 +110,10 @@ def play_indexed(
                 apply(action)
         elif player == CHANCE:
             uses.before_roll(state)
-            chance.apply(state)
+            if state.phase == WEATHER:
+                chance.apply(state)
+            else:
+                _roll_luck(state, chance, luck)
             uses.after_roll()
         else:
             break
@@ -125,8 +133,49 @@ def play_indexed(
         runes_b=state.runes_spent_count[1],
         ultimes_a=sum(state.ult_uses[:CHARS]),
         ultimes_b=sum(state.ult_uses[CHARS:]),
+        luck_attack=luck[0],
+        luck_defence=luck[1],
+        luck_attack_critical=luck[2],
+        luck_defence_critical=luck[3],
         uses=uses.finish(state),
     )
+
+
+#: Each roll's (or rerolled die's) chance action → the sum of its faces.
+_FACE_SUMS: dict[str, int] = {action: sum(faces) for rolls in ROLLS for action, faces in rolls}
+
+
+@cache
+def _reach(count: int, need: int) -> int:
+    """How many of the 6**count rolls of ``count`` dice sum to ``need`` or more."""
+    return sum(1 for _, faces in ROLLS[count] if sum(faces) >= need)
+
+
+def _luck(count: int, need: int, total: int) -> int:
+    """Reaching ``need`` or not (1 or 0) minus its chance, in 1/:data:`LUCK_UNIT`."""
+    scale = LUCK_UNIT // 6**count
+    reach: int = _reach(count, need)
+    return scale * ((6**count if total >= need else 0) - reach)
+
+
+def _roll_luck(state: MatchState, chance: KeyedChance, luck: list[int]) -> None:
+    """Draw and apply a roll (or reroll); add its luck for the side that rolled to
+    ``luck`` (attack, defence, attack critical, defence critical; A's plus, B's minus)."""
+    shot = state.shot
+    assert shot is not None  # a roll's chance node is inside a shot
+    stage = shot.stage  # 0: the shooter rolls, 1: the defender
+    sign = 1 if (shot.side == 0) == (stage == 0) else -1
+    modifier, threshold = roll_target(state)
+    need = threshold - modifier
+    if state.phase == REROLL:  # the other dice stay: the new face must make up the rest
+        dice = shot.dice
+        need -= sum(dice) - dice[shot.relanced - 1]
+        count = 1
+    else:
+        count = roll_dice(state)
+    total = _FACE_SUMS[chance.apply(state)]
+    luck[stage] += sign * _luck(count, need, total)
+    luck[2 + stage] += sign * _luck(count, need + CRITICAL_MARGIN, total)
 
 
 def _turn_edge(favoured: str, start: list[int], scores: list[int]) -> int:

@@ -27,7 +27,13 @@ class MatchResult:
     minus the points of the other side; runes and Ultimes count what each side used, and
     ``uses`` what the match used in detail, one count per column of
     :data:`~akvo.lab.coverage.USE_COLUMNS` (runes by kind and Ultimes per side, each
-    variant's branch): exported as those columns.
+    variant's branch): exported as those columns. The ``luck_*`` columns are side A's
+    dice luck (:data:`LUCK_COLUMNS`), in 1/1296 of a success: over every roll and reroll of
+    that kind, its success (1 or 0) minus its chance of success given the dice, modifier
+    and threshold it had, for the side that rolled it, A's minus B's; the ``_critical``
+    ones likewise for a critical success. Each face is uniform whatever led to its roll,
+    so every such column has expectation exactly 0 under any reading: control variates for
+    a paired comparison (:func:`akvo.lab.stats.paired`).
     """
 
     index: int
@@ -43,6 +49,10 @@ class MatchResult:
     runes_b: int
     ultimes_a: int
     ultimes_b: int
+    luck_attack: int = 0
+    luck_defence: int = 0
+    luck_attack_critical: int = 0
+    luck_defence_critical: int = 0
     uses: tuple[int, ...] = ()
 
     def as_row(self) -> dict[str, Any]:
@@ -51,11 +61,30 @@ class MatchResult:
         row.update(zip(USE_COLUMNS, self.uses, strict=True))
         return row
 
+    @property
+    def luck(self) -> tuple[int, ...]:
+        """The luck columns' values, in :data:`LUCK_COLUMNS` order."""
+        return (
+            self.luck_attack,
+            self.luck_defence,
+            self.luck_attack_critical,
+            self.luck_defence_critical,
+        )
+
     def use(self, column: str) -> int:
         """One count of :attr:`uses` by its column name."""
         return self.uses[_USE_INDEX[column]]
 
 
+#: The dice luck of a match (:class:`MatchResult`), in 1/1296 of a success (6⁴: exact).
+LUCK_COLUMNS: tuple[str, ...] = (
+    "luck_attack",
+    "luck_defence",
+    "luck_attack_critical",
+    "luck_defence_critical",
+)
+#: One success in the luck columns' unit.
+LUCK_UNIT = 1296
 _BASE_COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(MatchResult) if f.name != "uses")
 #: The table's columns: the match, then what it used (:data:`~akvo.lab.coverage.USE_COLUMNS`).
 COLUMNS: tuple[str, ...] = (*_BASE_COLUMNS, *USE_COLUMNS)
@@ -64,6 +93,8 @@ _USE_INDEX = {name: i for i, name in enumerate(USE_COLUMNS)}
 
 
 def _row(data: dict[str, Any]) -> MatchResult:
+    if not any(c in data for c in LUCK_COLUMNS):  # a table from before the luck: none known
+        data = {**data, **dict.fromkeys(LUCK_COLUMNS, 0)}
     missing = [c for c in COLUMNS if c not in data]
     if missing:
         raise LabError(f"results row lacks column(s): {', '.join(missing)}")
