@@ -145,6 +145,10 @@ def play_indexed(
 _FACE_SUMS: dict[str, int] = {action: sum(faces) for rolls in ROLLS for action, faces in rolls}
 
 
+#: How many rolls ``count`` dice have (6**count), by count.
+_ROLL_COUNTS: tuple[int, ...] = (1, 6, 36, 216, 1296)
+
+
 @cache
 def _reach(count: int, need: int) -> int:
     """How many of the 6**count rolls of ``count`` dice sum to ``need`` or more."""
@@ -153,9 +157,8 @@ def _reach(count: int, need: int) -> int:
 
 def _luck(count: int, need: int, total: int) -> int:
     """Reaching ``need`` or not (1 or 0) minus its chance, in 1/:data:`LUCK_UNIT`."""
-    scale = LUCK_UNIT // 6**count
-    reach: int = _reach(count, need)
-    return scale * ((6**count if total >= need else 0) - reach)
+    rolls = _ROLL_COUNTS[count]
+    return LUCK_UNIT // rolls * ((rolls if total >= need else 0) - _reach(count, need))
 
 
 def _roll_luck(state: MatchState, chance: KeyedChance, luck: list[int]) -> None:
