@@ -88,7 +88,8 @@ def test_the_comparison_reports_both_intervals(runs: tuple[Results, Results]) ->
     text = diff.to_text()
     assert "différence (2e - 1re)" in text
     assert "différence, chance des dés prise en compte" in text
-    assert "avec la chance des dés prise en compte (fois)" in text
+    assert "intervalle avec la chance des dés prise en compte plus étroit (fois)" in text
+    assert "part de la variance expliquée par la chance des dés" in text
 
 
 def test_a_known_beta_is_recovered_and_the_value_at_zero_luck_estimated() -> None:
@@ -139,3 +140,13 @@ def test_controls_that_never_vary_give_the_plain_interval() -> None:
     adjusted = luck_adjusted(d, [[0.0, 2.0]] * len(d))
     assert adjusted.delta == mean_interval(d)
     assert adjusted.betas == (0.0, 0.0)
+
+
+def test_on_few_matches_luck_that_explains_nothing_can_widen_the_interval() -> None:
+    # What holds is R² ≥ 0, not a narrower interval: the fit spends degrees of freedom.
+    rng = random.Random(0)
+    controls = [[rng.gauss(0, 1) for _ in range(4)] for _ in range(12)]
+    d = [rng.gauss(0, 1) for _ in range(12)]
+    adjusted, plain = luck_adjusted(d, controls), mean_interval(d)
+    assert adjusted.explained >= 0
+    assert adjusted.delta.high - adjusted.delta.low > plain.high - plain.low

@@ -187,7 +187,10 @@ class LuckAdjusted:
 def luck_adjusted(differences: list[float], controls: list[list[float]]) -> LuckAdjusted:
     """:class:`LuckAdjusted` for per-match ``differences`` and, per match, its controls
     (each of mean 0 by construction). With no control that varies (a reading compared
-    with itself: X = 0) it is the plain paired interval, with β = 0."""
+    with itself: X = 0) it is the plain paired interval, with β = 0. Its residual sum
+    of squares never exceeds the plain one's (R² ≥ 0), but the interval is not always
+    narrower: it loses k degrees of freedom and pays for the sample mean of X being off 0
+    (on a few matches with luck that explains nothing, it is wider)."""
     import numpy as np
 
     d = np.asarray(differences, dtype=float)
@@ -291,7 +294,10 @@ class Comparison:
             lines.append(f"intervalle apparié plus étroit (fois)\t{gain}\t\t")
             if self.luck is not None:
                 luck_gain = "inf" if math.isinf(self.luck_gain) else f"{self.luck_gain:.2f}"
-                lines.append(f"avec la chance des dés prise en compte (fois)\t{luck_gain}\t\t")
+                lines.append(
+                    f"intervalle avec la chance des dés prise en compte plus étroit (fois)"
+                    f"\t{luck_gain}\t\t"
+                )
                 share = f"{self.luck.explained:.4f}"
                 lines.append(f"part de la variance expliquée par la chance des dés\t{share}\t\t")
         for rule in self.rules:
