@@ -357,11 +357,12 @@ def luck_lines(table: list[dict]) -> list[str]:
         "*Paired + luck* (keyed chance only: the lab's play loop records the luck): the same "
         "per-match differences regressed on the differences of the two readings' dice luck "
         "(`akvo.lab.stats.luck_adjusted`): per match, for attack rolls, defence rolls and "
-        "their criticals, A's successes minus their chances (given the dice, modifier and "
-        "threshold of each roll and reroll) minus B's, four controls of expectation exactly 0 "
-        "under any reading; the interval is the regression's at zero luck difference "
-        "(Student, n − 5 degrees of freedom). *Luck explains*: the share of the variance of "
-        "the paired differences it accounts for (R², on the same matches). *Gain with luck* "
+        "their criticals, of shots at a mage and at the chest apart, A's successes minus "
+        "their chances (given the dice, modifier and threshold of each roll and reroll) minus "
+        "B's: eight controls of expectation exactly 0 under any reading. The interval is the "
+        "regression's at zero luck difference (Student, n − 9 degrees of freedom). *Luck "
+        "explains*: the share of the variance of the paired differences it accounts for (R², "
+        "on the same matches). *Gain with luck* "
         "= unpaired / paired + luck.",
         "",
         f"`grimoire=swapped`: the luck explains {100 * swapped['explained']:.1f} % of the "

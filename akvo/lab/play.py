@@ -19,8 +19,8 @@ from typing import Any
 from akvo.bots import make_bot
 from akvo.config import RulesConfig
 from akvo.lab.coverage import MatchUses
-from akvo.lab.results import LUCK_UNIT, MatchResult
-from akvo.match.board import CHARS, SIDE_NAMES
+from akvo.lab.results import LUCK_COLUMNS, LUCK_UNIT, MatchResult
+from akvo.match.board import CHARS, CHEST, SIDE_NAMES
 from akvo.match.chance import ROLLS
 from akvo.match.core import CHANCE
 from akvo.match.phases import ORDERS, RELANCE, REROLL, WEATHER
@@ -89,7 +89,7 @@ def play_indexed(
     edge = 0  # points of the side activating first minus the other's, over the turns
     turn_start = [0, 0]
     apply = state.apply_action
-    luck = [0, 0, 0, 0]  # A's minus B's: attack, defence, attack critical, defence critical
+    luck = [0] * len(LUCK_COLUMNS)  # A's minus B's, in LUCK_COLUMNS order
     while True:
         player = state.player
         if player >= 0:
@@ -133,10 +133,7 @@ def play_indexed(
         runes_b=state.runes_spent_count[1],
         ultimes_a=sum(state.ult_uses[:CHARS]),
         ultimes_b=sum(state.ult_uses[CHARS:]),
-        luck_attack=luck[0],
-        luck_defence=luck[1],
-        luck_attack_critical=luck[2],
-        luck_defence_critical=luck[3],
+        **dict(zip(LUCK_COLUMNS, luck, strict=True)),
         uses=uses.finish(state),
     )
 
@@ -163,7 +160,7 @@ def _luck(count: int, need: int, total: int) -> int:
 
 def _roll_luck(state: MatchState, chance: KeyedChance, luck: list[int]) -> None:
     """Draw and apply a roll (or reroll); add its luck for the side that rolled to
-    ``luck`` (attack, defence, attack critical, defence critical; A's plus, B's minus)."""
+    ``luck`` (:data:`~akvo.lab.results.LUCK_COLUMNS` order; A's plus, B's minus)."""
     shot = state.shot
     assert shot is not None  # a roll's chance node is inside a shot
     stage = shot.stage  # 0: the shooter rolls, 1: the defender
@@ -177,8 +174,9 @@ def _roll_luck(state: MatchState, chance: KeyedChance, luck: list[int]) -> None:
     else:
         count = roll_dice(state)
     total = _FACE_SUMS[chance.apply(state)]
-    luck[stage] += sign * _luck(count, need, total)
-    luck[2 + stage] += sign * _luck(count, need + CRITICAL_MARGIN, total)
+    at = stage + (4 if shot.target == CHEST else 0)  # a shot at a mage, then the chest
+    luck[at] += sign * _luck(count, need, total)
+    luck[at + 2] += sign * _luck(count, need + CRITICAL_MARGIN, total)
 
 
 def _turn_edge(favoured: str, start: list[int], scores: list[int]) -> int:

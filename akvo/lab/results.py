@@ -29,9 +29,10 @@ class MatchResult:
     :data:`~akvo.lab.coverage.USE_COLUMNS` (runes by kind and Ultimes per side, each
     variant's branch): exported as those columns. The ``luck_*`` columns are side A's
     dice luck (:data:`LUCK_COLUMNS`), in 1/1296 of a success: over every roll and reroll of
-    that kind, its success (1 or 0) minus its chance of success given the dice, modifier
-    and threshold it had, for the side that rolled it, A's minus B's; the ``_critical``
-    ones likewise for a critical success. Each face is uniform whatever led to its roll,
+    that kind (attack or defence, of a shot at a mage or at the chest), its success (1 or
+    0) minus its chance of success given the dice, modifier and threshold it had, for the
+    side that rolled it, A's minus B's; the ``_critical`` ones likewise for a critical
+    success. Each face is uniform whatever led to its roll,
     so every such column has expectation exactly 0 under any reading: control variates for
     a paired comparison (:func:`akvo.lab.stats.paired`).
     """
@@ -49,10 +50,14 @@ class MatchResult:
     runes_b: int
     ultimes_a: int
     ultimes_b: int
-    luck_attack: int = 0
-    luck_defence: int = 0
-    luck_attack_critical: int = 0
-    luck_defence_critical: int = 0
+    luck_attack_mage: int = 0
+    luck_defence_mage: int = 0
+    luck_attack_critical_mage: int = 0
+    luck_defence_critical_mage: int = 0
+    luck_attack_chest: int = 0
+    luck_defence_chest: int = 0
+    luck_attack_critical_chest: int = 0
+    luck_defence_critical_chest: int = 0
     uses: tuple[int, ...] = ()
 
     def as_row(self) -> dict[str, Any]:
@@ -64,12 +69,7 @@ class MatchResult:
     @property
     def luck(self) -> tuple[int, ...]:
         """The luck columns' values, in :data:`LUCK_COLUMNS` order."""
-        return (
-            self.luck_attack,
-            self.luck_defence,
-            self.luck_attack_critical,
-            self.luck_defence_critical,
-        )
+        return tuple(getattr(self, name) for name in LUCK_COLUMNS)
 
     def use(self, column: str) -> int:
         """One count of :attr:`uses` by its column name."""
@@ -77,11 +77,11 @@ class MatchResult:
 
 
 #: The dice luck of a match (:class:`MatchResult`), in 1/1296 of a success (6⁴: exact).
-LUCK_COLUMNS: tuple[str, ...] = (
-    "luck_attack",
-    "luck_defence",
-    "luck_attack_critical",
-    "luck_defence_critical",
+#: Per target (a mage, then the chest): attack, defence, attack critical, defence critical.
+LUCK_COLUMNS: tuple[str, ...] = tuple(
+    f"luck_{kind}_{target}"
+    for target in ("mage", "chest")
+    for kind in ("attack", "defence", "attack_critical", "defence_critical")
 )
 #: One success in the luck columns' unit.
 LUCK_UNIT = 1296
