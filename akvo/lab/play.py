@@ -24,7 +24,7 @@ from akvo.match.board import CHARS, CHEST, SIDE_NAMES
 from akvo.match.chance import ROLLS
 from akvo.match.core import CHANCE
 from akvo.match.phases import ORDERS, RELANCE, REROLL, WEATHER
-from akvo.match.shooting import roll_dice, roll_target
+from akvo.match.shooting import roll_target
 from akvo.match.state import MatchState, new_match
 from akvo.match.streams import KeyedChance
 from akvo.rules import CRITICAL_MARGIN
@@ -138,10 +138,8 @@ def play_indexed(
     )
 
 
-#: Each roll's (or rerolled die's) chance action → the sum of its faces.
-_FACE_SUMS: dict[str, int] = {action: sum(faces) for rolls in ROLLS for action, faces in rolls}
-
-
+#: Each roll's (or rerolled die's) chance action → its faces.
+_FACES: dict[str, tuple[int, ...]] = {action: faces for rolls in ROLLS for action, faces in rolls}
 #: How many rolls ``count`` dice have (6**count), by count.
 _ROLL_COUNTS: tuple[int, ...] = (1, 6, 36, 216, 1296)
 
@@ -158,6 +156,15 @@ def _luck(count: int, need: int, total: int) -> int:
     return LUCK_UNIT // rolls * ((rolls if total >= need else 0) - _reach(count, need))
 
 
+@cache
+def _lucks(action: str, need: int) -> tuple[int, int]:
+    """The luck of the roll ``action`` (its dice, or the one rerolled die, must reach
+    ``need``): for a success and for a critical (:func:`_luck`), looked up once."""
+    faces = _FACES[action]
+    count, total = len(faces), sum(faces)
+    return _luck(count, need, total), _luck(count, need + CRITICAL_MARGIN, total)
+
+
 def _roll_luck(state: MatchState, chance: KeyedChance, luck: list[int]) -> None:
     """Draw and apply a roll (or reroll); add its luck for the side that rolled to
     ``luck`` (:data:`~akvo.lab.results.LUCK_COLUMNS` order; A's plus, B's minus)."""
@@ -170,13 +177,10 @@ def _roll_luck(state: MatchState, chance: KeyedChance, luck: list[int]) -> None:
     if state.phase == REROLL:  # the other dice stay: the new face must make up the rest
         dice = shot.dice
         need -= sum(dice) - dice[shot.relanced - 1]
-        count = 1
-    else:
-        count = roll_dice(state)
-    total = _FACE_SUMS[chance.apply(state)]
     at = stage + (4 if shot.target == CHEST else 0)  # a shot at a mage, then the chest
-    luck[at] += sign * _luck(count, need, total)
-    luck[at + 2] += sign * _luck(count, need + CRITICAL_MARGIN, total)
+    success, critical = _lucks(chance.apply(state), need)
+    luck[at] += sign * success
+    luck[at + 2] += sign * critical
 
 
 def _turn_edge(favoured: str, start: list[int], scores: list[int]) -> int:
