@@ -19,13 +19,15 @@ Runs on dask.distributed (a LocalCluster by default, or ``client=`` / ``schedule
 
 from akvo.lab.options import parse_rules, rules_text
 from akvo.lab.ratings import bradley_terry
-from akvo.lab.results import COLUMNS, LabError, MatchResult, Results
+from akvo.lab.results import COLUMNS, LUCK_COLUMNS, LabError, MatchResult, Results
 from akvo.lab.run import compare, dask_client, replay_match, simulate
 from akvo.lab.stats import (
     Comparison,
     Interval,
+    LuckAdjusted,
     Summary,
     difference_interval,
+    luck_adjusted,
     mean_interval,
     paired,
     proportion,
@@ -35,10 +37,12 @@ from akvo.lab.tournament import BalanceReport, tournament
 
 __all__ = [
     "COLUMNS",
+    "LUCK_COLUMNS",
     "BalanceReport",
     "Comparison",
     "Interval",
     "LabError",
+    "LuckAdjusted",
     "MatchResult",
     "Results",
     "Summary",
@@ -46,6 +50,7 @@ __all__ = [
     "compare",
     "dask_client",
     "difference_interval",
+    "luck_adjusted",
     "mean_interval",
     "paired",
     "parse_rules",

@@ -139,7 +139,11 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> None:
     if args.compare_rules is not None:
         print(f"# same seeds with --rules {rules_text(args.compare_rules) or 'default'}", file=out)
         print(second.summary(args.method).to_text(), file=out)
-        print("# paired difference of A's match points (win 1, draw 1/2)", file=out)
+        print(
+            "# paired difference of A's match points (win 1, draw 1/2); also adjusted for "
+            "the dice luck (a control variate of mean 0)",
+            file=out,
+        )
         print(diff.to_text(), file=out)
     if args.out is not None:
         if args.out.suffix == ".json":

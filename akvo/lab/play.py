@@ -13,17 +13,21 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from akvo.bots import make_bot
 from akvo.config import RulesConfig
 from akvo.lab.coverage import MatchUses
-from akvo.lab.results import MatchResult
-from akvo.match.board import CHARS, SIDE_NAMES
+from akvo.lab.results import LUCK_COLUMNS, LUCK_UNIT, MatchResult
+from akvo.match.board import CHARS, CHEST, SIDE_NAMES
+from akvo.match.chance import ROLLS
 from akvo.match.core import CHANCE
-from akvo.match.phases import ORDERS, RELANCE
+from akvo.match.phases import ORDERS, RELANCE, REROLL, WEATHER
+from akvo.match.shooting import roll_target
 from akvo.match.state import MatchState, new_match
 from akvo.match.streams import KeyedChance
+from akvo.rules import CRITICAL_MARGIN
 from akvo.teams import Team
 
 
@@ -85,6 +89,7 @@ def play_indexed(
     edge = 0  # points of the side activating first minus the other's, over the turns
     turn_start = [0, 0]
     apply = state.apply_action
+    luck = [0] * len(LUCK_COLUMNS)  # A's minus B's, in LUCK_COLUMNS order
     while True:
         player = state.player
         if player >= 0:
@@ -105,7 +110,10 @@ def play_indexed(
                 apply(action)
         elif player == CHANCE:
             uses.before_roll(state)
-            chance.apply(state)
+            if state.phase == WEATHER:
+                chance.apply(state)
+            else:
+                _roll_luck(state, chance, luck)
             uses.after_roll()
         else:
             break
@@ -125,8 +133,54 @@ def play_indexed(
         runes_b=state.runes_spent_count[1],
         ultimes_a=sum(state.ult_uses[:CHARS]),
         ultimes_b=sum(state.ult_uses[CHARS:]),
+        **dict(zip(LUCK_COLUMNS, luck, strict=True)),
         uses=uses.finish(state),
     )
+
+
+#: Each roll's (or rerolled die's) chance action → its faces.
+_FACES: dict[str, tuple[int, ...]] = {action: faces for rolls in ROLLS for action, faces in rolls}
+#: How many rolls ``count`` dice have (6**count), by count.
+_ROLL_COUNTS: tuple[int, ...] = (1, 6, 36, 216, 1296)
+
+
+@cache
+def _reach(count: int, need: int) -> int:
+    """How many of the 6**count rolls of ``count`` dice sum to ``need`` or more."""
+    return sum(1 for _, faces in ROLLS[count] if sum(faces) >= need)
+
+
+def _luck(count: int, need: int, total: int) -> int:
+    """Reaching ``need`` or not (1 or 0) minus its chance, in 1/:data:`LUCK_UNIT`."""
+    rolls = _ROLL_COUNTS[count]
+    return LUCK_UNIT // rolls * ((rolls if total >= need else 0) - _reach(count, need))
+
+
+@cache
+def _lucks(action: str, need: int) -> tuple[int, int]:
+    """The luck of the roll ``action`` (its dice, or the one rerolled die, must reach
+    ``need``): for a success and for a critical (:func:`_luck`), looked up once."""
+    faces = _FACES[action]
+    count, total = len(faces), sum(faces)
+    return _luck(count, need, total), _luck(count, need + CRITICAL_MARGIN, total)
+
+
+def _roll_luck(state: MatchState, chance: KeyedChance, luck: list[int]) -> None:
+    """Draw and apply a roll (or reroll); add its luck for the side that rolled to
+    ``luck`` (:data:`~akvo.lab.results.LUCK_COLUMNS` order; A's plus, B's minus)."""
+    shot = state.shot
+    assert shot is not None  # a roll's chance node is inside a shot
+    stage = shot.stage  # 0: the shooter rolls, 1: the defender
+    sign = 1 if (shot.side == 0) == (stage == 0) else -1
+    modifier, threshold = roll_target(state)
+    need = threshold - modifier
+    if state.phase == REROLL:  # the other dice stay: the new face must make up the rest
+        dice = shot.dice
+        need -= sum(dice) - dice[shot.relanced - 1]
+    at = stage + (4 if shot.target == CHEST else 0)  # a shot at a mage, then the chest
+    success, critical = _lucks(chance.apply(state), need)
+    luck[at] += sign * success
+    luck[at + 2] += sign * critical
 
 
 def _turn_edge(favoured: str, start: list[int], scores: list[int]) -> int:

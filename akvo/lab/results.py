@@ -27,7 +27,14 @@ class MatchResult:
     minus the points of the other side; runes and Ultimes count what each side used, and
     ``uses`` what the match used in detail, one count per column of
     :data:`~akvo.lab.coverage.USE_COLUMNS` (runes by kind and Ultimes per side, each
-    variant's branch): exported as those columns.
+    variant's branch): exported as those columns. The ``luck_*`` columns are side A's
+    dice luck (:data:`LUCK_COLUMNS`), in 1/1296 of a success: over every roll and reroll of
+    that kind (attack or defence, of a shot at a mage or at the chest), its success (1 or
+    0) minus its chance of success given the dice, modifier and threshold it had, for the
+    side that rolled it, A's minus B's; the ``_critical`` ones likewise for a critical
+    success. Each face is uniform whatever led to its roll,
+    so every such column has expectation exactly 0 under any reading: control variates for
+    a paired comparison (:func:`akvo.lab.stats.paired`).
     """
 
     index: int
@@ -43,6 +50,14 @@ class MatchResult:
     runes_b: int
     ultimes_a: int
     ultimes_b: int
+    luck_attack_mage: int = 0
+    luck_defence_mage: int = 0
+    luck_attack_critical_mage: int = 0
+    luck_defence_critical_mage: int = 0
+    luck_attack_chest: int = 0
+    luck_defence_chest: int = 0
+    luck_attack_critical_chest: int = 0
+    luck_defence_critical_chest: int = 0
     uses: tuple[int, ...] = ()
 
     def as_row(self) -> dict[str, Any]:
@@ -51,11 +66,25 @@ class MatchResult:
         row.update(zip(USE_COLUMNS, self.uses, strict=True))
         return row
 
+    @property
+    def luck(self) -> tuple[int, ...]:
+        """The luck columns' values, in :data:`LUCK_COLUMNS` order."""
+        return tuple(getattr(self, name) for name in LUCK_COLUMNS)
+
     def use(self, column: str) -> int:
         """One count of :attr:`uses` by its column name."""
         return self.uses[_USE_INDEX[column]]
 
 
+#: The dice luck of a match (:class:`MatchResult`), in 1/1296 of a success (6⁴: exact).
+#: Per target (a mage, then the chest): attack, defence, attack critical, defence critical.
+LUCK_COLUMNS: tuple[str, ...] = tuple(
+    f"luck_{kind}_{target}"
+    for target in ("mage", "chest")
+    for kind in ("attack", "defence", "attack_critical", "defence_critical")
+)
+#: One success in the luck columns' unit.
+LUCK_UNIT = 1296
 _BASE_COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(MatchResult) if f.name != "uses")
 #: The table's columns: the match, then what it used (:data:`~akvo.lab.coverage.USE_COLUMNS`).
 COLUMNS: tuple[str, ...] = (*_BASE_COLUMNS, *USE_COLUMNS)
@@ -64,6 +93,8 @@ _USE_INDEX = {name: i for i, name in enumerate(USE_COLUMNS)}
 
 
 def _row(data: dict[str, Any]) -> MatchResult:
+    if not any(c in data for c in LUCK_COLUMNS):  # a table from before the luck: none known
+        data = {**data, **dict.fromkeys(LUCK_COLUMNS, 0)}
     missing = [c for c in COLUMNS if c not in data]
     if missing:
         raise LabError(f"results row lacks column(s): {', '.join(missing)}")

@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from akvo.lab.coverage import USE_COLUMNS, RuleUse, rule_uses, use_label
-from akvo.lab.results import LabError, Results
+from akvo.lab.results import LUCK_UNIT, LabError, Results
 
 LEVEL = 0.95
 METHODS = ("wilson", "exact")
@@ -166,6 +166,66 @@ def _use(counts: list[int]) -> tuple[int, int]:
 _POINTS = {"A": 1.0, "draw": 0.5, "B": 0.0}
 
 
+@dataclass(frozen=True, slots=True)
+class LuckAdjusted:
+    """The paired difference with the dice luck taken into account (a control variate).
+
+    Each match's luck (:data:`~akvo.lab.results.LUCK_COLUMNS`) has expectation exactly 0
+    under either reading, so its difference between the readings, X, has mean 0 too: the
+    per-match difference of points D is regressed on X, and ``delta`` is the regression's
+    value at X = 0 (mean D − β·mean X), with the 95 % Student interval of that value from
+    the residuals (n − k − 1 degrees of freedom, k the controls that vary). ``betas``: A's
+    points per success of luck, one per luck column (0 for a column that never varies);
+    ``explained``: the share of the variance of D the luck accounts for (R²).
+    """
+
+    delta: Interval
+    betas: tuple[float, ...]
+    explained: float
+
+
+def luck_adjusted(differences: list[float], controls: list[list[float]]) -> LuckAdjusted:
+    """:class:`LuckAdjusted` for per-match ``differences`` and, per match, its controls
+    (each of mean 0 by construction). With no control that varies (a reading compared
+    with itself: X = 0) it is the plain paired interval, with β = 0. Its residual sum
+    of squares never exceeds the plain one's (R² ≥ 0), but the interval is not always
+    narrower: it loses k degrees of freedom and pays for the sample mean of X being off 0
+    (on a few matches with luck that explains nothing, it is wider)."""
+    import numpy as np
+
+    d = np.asarray(differences, dtype=float)
+    n = len(d)
+    x = np.asarray(controls, dtype=float).reshape(n, -1)
+    width = x.shape[1]
+    varying = [j for j in range(width) if np.ptp(x[:, j]) > 0] if n else []
+    if not varying or n - len(varying) - 1 < 1:
+        return LuckAdjusted(mean_interval([float(v) for v in d]), (0.0,) * width, 0.0)
+    x = x[:, varying]
+    x_mean = x.mean(axis=0)
+    centred = x - x_mean
+    d_centred = d - d.mean()
+    beta, _, rank, _ = np.linalg.lstsq(centred, d_centred, rcond=None)
+    residuals = d_centred - centred @ beta
+    rss = float(residuals @ residuals)
+    total = float(d_centred @ d_centred)
+    estimate = float(d.mean() - beta @ x_mean)
+    betas = [0.0] * width
+    for j, b in zip(varying, beta, strict=True):
+        betas[j] = float(b)
+    explained = 1 - rss / total if total > 0 else 0.0
+    dof = n - int(rank) - 1
+    leverage = 1 / n + float(x_mean @ np.linalg.pinv(centred.T @ centred) @ x_mean)
+    variance = rss / dof * leverage
+    if variance <= 0:
+        return LuckAdjusted(Interval(estimate, estimate, estimate), tuple(betas), explained)
+    from scipy.stats import t
+
+    half = float(t.ppf(0.5 + LEVEL / 2, dof)) * math.sqrt(variance)
+    return LuckAdjusted(
+        Interval(estimate, estimate - half, estimate + half), tuple(betas), explained
+    )
+
+
 @dataclass(frozen=True)
 class Comparison:
     """Two simulations on the same seeds: how much side A's result changed.
@@ -174,7 +234,9 @@ class Comparison:
     ½, loss 0), with its paired 95 % interval; ``unpaired`` is the same difference with the
     interval two independent runs of this size would give (Welch), so that ``gain`` — how
     many times narrower the paired interval is — says what the common random numbers bought;
-    ``changed`` counts matches whose winner differs.
+    ``changed`` counts matches whose winner differs; ``luck`` is the same difference with
+    the dice luck taken into account (:class:`LuckAdjusted`), and ``luck_gain`` what it
+    buys over two independent runs.
     """
 
     matches: int
@@ -185,6 +247,7 @@ class Comparison:
     meta: tuple[dict[str, Any], dict[str, Any]]
     unpaired: Interval
     rules: tuple[RuleUse, ...] = ()  # each variant that differs: how much it came into play
+    luck: LuckAdjusted | None = None
 
     @property
     def exercised(self) -> bool:
@@ -199,6 +262,16 @@ class Comparison:
         unpaired_half = (self.unpaired.high - self.unpaired.low) / 2
         return unpaired_half / paired_half if paired_half > 0 else math.inf
 
+    @property
+    def luck_gain(self) -> float:
+        """Unpaired half-width over the luck-adjusted one (``inf`` when that one is 0; the
+        plain :attr:`gain` when no luck was recorded)."""
+        if self.luck is None:
+            return self.gain
+        adjusted_half = (self.luck.delta.high - self.luck.delta.low) / 2
+        unpaired_half = (self.unpaired.high - self.unpaired.low) / 2
+        return unpaired_half / adjusted_half if adjusted_half > 0 else math.inf
+
     def to_text(self) -> str:
         lines = ["mesure\testimation\tbas95\thaut95"]
         measures = [
@@ -210,6 +283,8 @@ class Comparison:
                 ("différence (2e - 1re)", self.delta),
                 ("différence sans appariement (deux séries indépendantes)", self.unpaired),
             ]
+            if self.luck is not None:
+                measures.append(("différence, chance des dés prise en compte", self.luck.delta))
         for label, interval in measures:
             cells = [label, _number(interval.estimate), _number(interval.low)]
             lines.append("\t".join([*cells, _number(interval.high)]))
@@ -217,6 +292,14 @@ class Comparison:
         if self.exercised:
             gain = "inf" if math.isinf(self.gain) else f"{self.gain:.2f}"
             lines.append(f"intervalle apparié plus étroit (fois)\t{gain}\t\t")
+            if self.luck is not None:
+                luck_gain = "inf" if math.isinf(self.luck_gain) else f"{self.luck_gain:.2f}"
+                lines.append(
+                    f"intervalle avec la chance des dés prise en compte plus étroit (fois)"
+                    f"\t{luck_gain}\t\t"
+                )
+                share = f"{self.luck.explained:.4f}"
+                lines.append(f"part de la variance expliquée par la chance des dés\t{share}\t\t")
         for rule in self.rules:
             if not rule.counted:
                 lines.append(f"règle {rule.field} : jeu non compté par le laboratoire\t\t\t")
@@ -252,15 +335,21 @@ def paired(first: Results, second: Results) -> Comparison:
         raise LabError("no finished match to compare")
     one = [_POINTS[r.winner] for r in first]
     two = [_POINTS[r.winner] for r in second]
+    differences = [b - a for a, b in zip(one, two, strict=True)]
+    luck = [
+        [(y - x) / LUCK_UNIT for x, y in zip(a.luck, b.luck, strict=True)]
+        for a, b in zip(first, second, strict=True)
+    ]
     return Comparison(
         matches=len(first),
         first=mean_interval(one),
         second=mean_interval(two),
-        delta=mean_interval([b - a for a, b in zip(one, two, strict=True)]),
+        delta=mean_interval(differences),
         changed=sum(a.winner != b.winner for a, b in zip(first, second, strict=True)),
         meta=(dict(first.meta), dict(second.meta)),
         unpaired=difference_interval(one, two),
         rules=rule_uses(first, second, _differing(first.meta, second.meta)),
+        luck=luck_adjusted(differences, luck),
     )
 
 
