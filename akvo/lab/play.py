@@ -133,7 +133,7 @@ def play_indexed(
         runes_b=state.runes_spent_count[1],
         ultimes_a=sum(state.ult_uses[:CHARS]),
         ultimes_b=sum(state.ult_uses[CHARS:]),
-        **dict(zip(LUCK_COLUMNS, luck, strict=True)),
+        luck=tuple(luck),
         uses=uses.finish(state),
     )
 

@@ -18,6 +18,17 @@ class LabError(AkvoError):
     """A bad simulation request or a results file that cannot be read."""
 
 
+#: The dice luck of a match (:class:`MatchResult`), in 1/1296 of a success (6⁴: exact).
+#: Per target (a mage, then the chest): attack, defence, attack critical, defence critical.
+LUCK_COLUMNS: tuple[str, ...] = tuple(
+    f"luck_{kind}_{target}"
+    for target in ("mage", "chest")
+    for kind in ("attack", "defence", "attack_critical", "defence_critical")
+)
+#: One success in the luck columns' unit.
+LUCK_UNIT = 1296
+
+
 @dataclass(frozen=True, slots=True)
 class MatchResult:
     """One simulated match.
@@ -27,12 +38,12 @@ class MatchResult:
     minus the points of the other side; runes and Ultimes count what each side used, and
     ``uses`` what the match used in detail, one count per column of
     :data:`~akvo.lab.coverage.USE_COLUMNS` (runes by kind and Ultimes per side, each
-    variant's branch): exported as those columns. The ``luck_*`` columns are side A's
-    dice luck (:data:`LUCK_COLUMNS`), in 1/1296 of a success: over every roll and reroll of
-    that kind (attack or defence, of a shot at a mage or at the chest), its success (1 or
-    0) minus its chance of success given the dice, modifier and threshold it had, for the
-    side that rolled it, A's minus B's; the ``_critical`` ones likewise for a critical
-    success. Each face is uniform whatever led to its roll,
+    variant's branch): exported as those columns. ``luck`` is side A's dice luck, one
+    count per column of :data:`LUCK_COLUMNS` (exported as those), in 1/1296 of a success:
+    over every roll and reroll of that kind (attack or defence, of a shot at a mage or at
+    the chest), its success (1 or 0) minus its chance of success given the dice, modifier
+    and threshold it had, for the side that rolled it, A's minus B's; the ``_critical``
+    ones likewise for a critical success. Each face is uniform whatever led to its roll,
     so every such column has expectation exactly 0 under any reading: control variates for
     a paired comparison (:func:`akvo.lab.stats.paired`).
     """
@@ -50,46 +61,34 @@ class MatchResult:
     runes_b: int
     ultimes_a: int
     ultimes_b: int
-    luck_attack_mage: int = 0
-    luck_defence_mage: int = 0
-    luck_attack_critical_mage: int = 0
-    luck_defence_critical_mage: int = 0
-    luck_attack_chest: int = 0
-    luck_defence_chest: int = 0
-    luck_attack_critical_chest: int = 0
-    luck_defence_critical_chest: int = 0
+    luck: tuple[int, ...] = (0,) * len(LUCK_COLUMNS)
     uses: tuple[int, ...] = ()
 
     def as_row(self) -> dict[str, Any]:
         """The match as one line of the table: ``{column: value}`` for :data:`COLUMNS`."""
         row: dict[str, Any] = {name: getattr(self, name) for name in _BASE_COLUMNS}
+        row.update(zip(LUCK_COLUMNS, self.luck, strict=True))
         row.update(zip(USE_COLUMNS, self.uses, strict=True))
         return row
-
-    @property
-    def luck(self) -> tuple[int, ...]:
-        """The luck columns' values, in :data:`LUCK_COLUMNS` order."""
-        return tuple(getattr(self, name) for name in LUCK_COLUMNS)
 
     def use(self, column: str) -> int:
         """One count of :attr:`uses` by its column name."""
         return self.uses[_USE_INDEX[column]]
 
 
-#: The dice luck of a match (:class:`MatchResult`), in 1/1296 of a success (6⁴: exact).
-#: Per target (a mage, then the chest): attack, defence, attack critical, defence critical.
-LUCK_COLUMNS: tuple[str, ...] = tuple(
-    f"luck_{kind}_{target}"
-    for target in ("mage", "chest")
-    for kind in ("attack", "defence", "attack_critical", "defence_critical")
+_BASE_COLUMNS: tuple[str, ...] = tuple(
+    f.name for f in fields(MatchResult) if f.name not in ("luck", "uses")
 )
-#: One success in the luck columns' unit.
-LUCK_UNIT = 1296
-_BASE_COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(MatchResult) if f.name != "uses")
-#: The table's columns: the match, then what it used (:data:`~akvo.lab.coverage.USE_COLUMNS`).
-COLUMNS: tuple[str, ...] = (*_BASE_COLUMNS, *USE_COLUMNS)
-_INT_COLUMNS = {f.name for f in fields(MatchResult) if f.type in ("int", int)} | set(USE_COLUMNS)
+#: The table's columns: the match, its luck, then what it used
+#: (:data:`~akvo.lab.coverage.USE_COLUMNS`).
+COLUMNS: tuple[str, ...] = (*_BASE_COLUMNS, *LUCK_COLUMNS, *USE_COLUMNS)
+_INT_COLUMNS = (
+    {f.name for f in fields(MatchResult) if f.type in ("int", int)}
+    | set(LUCK_COLUMNS)
+    | set(USE_COLUMNS)
+)
 _USE_INDEX = {name: i for i, name in enumerate(USE_COLUMNS)}
+_LUCK_INDEX = {name: i for i, name in enumerate(LUCK_COLUMNS)}
 
 
 def _row(data: dict[str, Any]) -> MatchResult:
@@ -104,8 +103,9 @@ def _row(data: dict[str, Any]) -> MatchResult:
         }
     except (TypeError, ValueError) as error:
         raise LabError(f"results row has a bad value: {error}") from None
+    luck = tuple(values.pop(c) for c in LUCK_COLUMNS)
     uses = tuple(values.pop(c) for c in USE_COLUMNS)
-    return MatchResult(**values, uses=uses)
+    return MatchResult(**values, luck=luck, uses=uses)
 
 
 @dataclass(frozen=True)
@@ -134,6 +134,8 @@ class Results(Sequence[MatchResult]):
             raise LabError(f"unknown column {name!r}; columns: {', '.join(COLUMNS)}")
         if name in _USE_INDEX:
             return [row.use(name) for row in self.rows]
+        if name in _LUCK_INDEX:
+            return [row.luck[_LUCK_INDEX[name]] for row in self.rows]
         return [getattr(row, name) for row in self.rows]
 
     # --- export ----------------------------------------------------------------------------
