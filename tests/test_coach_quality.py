@@ -26,16 +26,17 @@ BALANCED = {
 
 
 @pytest.mark.slow
-def test_a_random_players_decisions_lose_more_than_the_greedy_bots() -> None:
+def test_a_random_players_decisions_lose_three_times_more_than_the_greedy_bots() -> None:
     """40 matches from a balanced last turn, the random bot on side A in half of them and
     on side B in the other half, every decision of both sides analysed (4 rollouts per
     option, up to 16 where the noise hides the answer). Late positions, because a side
     that is already lost has nothing left to lose: in whole matches the random side soon
-    is, and its later decisions cost no win chance. A few decisions carry most of the
-    loss, so 20 matches were too few: their ratio ran from 1.0 to 7.4 between samples of 20
-    (seeds 0–19 gave 6.0, then 2.7 once the ship's second shot was keyed by its shooter
-    alone, akvo.match.streams). Measured on these 40: greedy 0.0075, random 0.0157
-    (×2.1)."""
+    is, and its later decisions cost no win chance. A few decisions carry most of the loss:
+    samples of 20 matches gave 14.0, 4.2, 1.6 and 6.0 (seeds 0–79), samples of 40 give
+    6.2 (these) and 3.1 (seeds 40–79); before the sign test of
+    :func:`akvo.coach.analysis.shows_loss`, four discordant rollouts counted as a
+    100-point loss and the greedy bot's choices lost 3–4 times more. Measured on these
+    40: greedy 0.0014, random 0.0084."""
     losses: dict[str, list[float]] = {"greedy": [], "random": []}
     for match in range(40):
         state = scenario(turn=8, rows=BALANCED)
@@ -51,7 +52,7 @@ def test_a_random_players_decisions_lose_more_than_the_greedy_bots() -> None:
     random = sum(losses["random"]) / len(losses["random"])
     assert len(losses["greedy"]) > 600 and len(losses["random"]) > 600
     assert random > 0.005
-    assert random >= 1.5 * greedy, (greedy, random)
+    assert random >= 3 * greedy, (greedy, random)
 
 
 def _last_shot() -> MatchState:

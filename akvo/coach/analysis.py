@@ -8,7 +8,8 @@ reads the *loss*:
 
 - the *difference*: the best option's estimated win chance minus the chosen one's;
 - the *loss* is the difference when the rollouts show it — the paired 95 % interval of
-  best minus chosen (rollout *i* of both saw the same dice) lies above 0 — and 0
+  best minus chosen (rollout *i* of both saw the same dice) lies above 0 and an exact sign
+  test on the rollouts only one of them won agrees (:func:`shows_loss`) — and 0
   otherwise: a difference within the noise is no mistake. Without this, the best of
   several noisy estimates always looks better than the choice, and a good player's
   decisions would collect losses that are only noise (with 16 rollouts and a few options,
@@ -91,6 +92,24 @@ def paired_difference(first: OptionChance, second: OptionChance) -> Interval:
     return mean_interval(wins)
 
 
+def shows_loss(best: OptionChance, chosen: OptionChance) -> bool:
+    """Whether the rollouts show ``best`` ahead of ``chosen``: the paired interval of
+    :func:`paired_difference` lies above 0 *and* an exact sign test on the rollouts where
+    only one of the two won agrees (its Clopper–Pearson 95 % interval lies above ½).
+
+    The sign test guards the few rollouts of a first estimate: four rollouts where ``best``
+    won and ``chosen`` lost have no spread, so Student's interval is the point 1 — a
+    « 100-point loss » that one chance in sixteen gives two equal options' discordant
+    rollouts, and that made the greedy bot's own choices look like gaffes. Four such
+    rollouts do not pass the sign test (six are needed); the estimate is refined instead.
+    """
+    if best.action == chosen.action or paired_difference(best, chosen).low <= 0:
+        return False
+    ahead = sum(a == WIN and b != WIN for a, b in zip(best.outcomes, chosen.outcomes, strict=True))
+    behind = sum(b == WIN and a != WIN for a, b in zip(best.outcomes, chosen.outcomes, strict=True))
+    return proportion(ahead, ahead + behind, "exact").low > 0.5
+
+
 def verdict(loss: float) -> str | None:
     """The verdict of a loss of win chance (see :data:`VERDICTS`), or None below 5 points."""
     for name, least in VERDICTS:
@@ -134,9 +153,8 @@ class Decision:
 
     @property
     def shown(self) -> bool:
-        """Whether the rollouts tell the best option from the choice: the paired interval
-        lies above 0."""
-        return self.best.action != self.chosen.action and self.loss_interval.low > 0
+        """Whether the rollouts tell the best option from the choice (:func:`shows_loss`)."""
+        return shows_loss(self.best, self.chosen)
 
     @property
     def loss(self) -> float:
@@ -377,8 +395,7 @@ def _decide(
         best = max(estimates, key=lambda c: (c.wins, c.action == chosen))
         if best.action == chosen or chances.rollouts >= most:
             break
-        interval = paired_difference(best, choice)
-        if interval.low > 0 or interval.high < SMALLEST_LOSS:
+        if shows_loss(best, choice) or paired_difference(best, choice).high < SMALLEST_LOSS:
             break
         chances.refine(min(chances.rollouts, most - chances.rollouts))
     return Decision(
