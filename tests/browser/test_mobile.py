@@ -91,7 +91,7 @@ def test_page_fits_a_phone(phone: Page, base_url: str, file: str) -> None:
     assert phone.evaluate("document.documentElement.lang") == "fr"
     assert phone.evaluate(TOO_WIDE, PHONE["width"]) == []
     with suppress(PlaywrightTimeout):  # the page's script names controls once they render
-        phone.wait_for_function(f"({UNNAMED})().length === 0", timeout=5_000)
+        phone.wait_for_function(f"({UNNAMED})().length === 0", timeout=WAIT // 2)
     assert phone.evaluate(UNNAMED) == []
     assert phone.get_by_text("Executing").count() == 0
 

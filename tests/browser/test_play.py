@@ -86,6 +86,7 @@ def _play_the_lesson(page: Page, until: int) -> None:
             page.locator(".akvo-play-orders-confirm").press("Enter")
         else:
             button = page.locator(f".akvo-play-decisions .{action_css(step.action)}")
+            expect(button).to_have_count(1, timeout=WAIT)  # one button per action, none stale
             if index % 2:
                 button.press("Enter")
             else:

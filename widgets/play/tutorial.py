@@ -409,13 +409,17 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
         self.render()
 
     def render(self) -> None:
+        self._draw_step()
+        # last: once the page says « Étape n », the step's buttons already carry its actions
+        # (the buttons are reused, and a press plays what the kernel last gave the button)
+        self.progress.value = f"<p>{progress_text(min(self.index, len(LESSON)))}</p>"
+
+    def _draw_step(self) -> None:
         state = self.state
         self.board.state = state
         self.board.values = self.advice.value
         self.events.value = log_html(state.events)
         self.status.value = status_html(state)
-        done = min(self.index, len(LESSON))
-        self.progress.value = f"<p>{progress_text(done)}</p>"
         items = "".join(f"<li>{escape(line)}</li>" for line in self.story)
         self.told.value = f"<ul>{items}</ul>" if items else ""
         self.assumption.value = ""
