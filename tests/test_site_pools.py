@@ -85,8 +85,11 @@ class FakeManager:
         self.kernel_pools_config: dict[str, dict[str, Any]] = {
             "default": {"pool_size": 1},
             "index.ipynb": {"pool_size": 2},
+            "equipes.ipynb": {"pool_size": 0},
         }
-        self._pools: dict[str, list[asyncio.Future[Any]]] = {"index.ipynb": [], "des.ipynb": []}
+        self._pools: dict[str, list[asyncio.Future[Any]]] = {
+            page: [] for page in ("index.ipynb", "des.ipynb", "equipes.ipynb")
+        }
         self.kernels: set[str] = set()
         self.stopped: list[str] = []
         self.started = 0
@@ -121,7 +124,7 @@ def test_readers_grow_the_pool_voila_refills_and_an_idle_pool_stops_its_extra_ke
         now = [0.0]
         manager = FakeManager()
         pools = DemandPools(manager, budget=6, most=4, idle_s=60.0, clock=lambda: now[0])
-        assert pools.plan.base == {"index.ipynb": 2, "des.ipynb": 1}
+        assert pools.plan.base == {"index.ipynb": 2, "des.ipynb": 1, "equipes.ipynb": 0}
         # the reader gets Voilà's answer (1 kernel ready); the pool then wants 2
         assert manager.get_pool_size("des.ipynb") == 1
         assert manager.kernel_pools_config["des.ipynb"] == {"pool_size": 2}
@@ -135,7 +138,7 @@ def test_readers_grow_the_pool_voila_refills_and_an_idle_pool_stops_its_extra_ke
         manager.get_pool_size("equipes.ipynb")
         await asyncio.sleep(0)
         assert manager.kernel_pools_config["des.ipynb"] == {"pool_size": 3}
-        assert manager.kernel_pools_config["equipes.ipynb"] == {"pool_size": 1}
+        assert manager.kernel_pools_config["equipes.ipynb"] == {"pool_size": 1}  # a book page
         assert len(manager._pools["des.ipynb"]) == 3 and manager.stopped == ["k6"]
         # des and equipes unread for 60 s: back to their configured sizes (1 and 0)
         now[0] = 70.0
@@ -147,6 +150,20 @@ def test_readers_grow_the_pool_voila_refills_and_an_idle_pool_stops_its_extra_ke
         assert manager.stopped == ["k6", "k5", "k4", "k7"]
         assert manager.kernels == {"k1", "k2", "k3"}
         assert manager.kernel_pools_config["index.ipynb"] == {"pool_size": 2}  # untouched
+
+    asyncio.run(scenario())
+
+
+def test_a_page_that_is_not_in_the_book_grows_no_pool() -> None:
+    async def scenario() -> None:
+        manager = FakeManager()
+        pools = DemandPools(manager, budget=3, most=4, idle_s=60.0, clock=lambda: 0.0)
+        for _ in range(5):  # a hostile client's made-up pages
+            assert manager.get_pool_size("../../etc/passwd.ipynb") == 0
+            assert manager.get_pool_size("nulle-part.ipynb") == 0
+        book = {"index.ipynb": 2, "des.ipynb": 1, "equipes.ipynb": 0}
+        assert pools.plan.size == book and set(manager._pools) == set(book)
+        assert manager.started == 3 and pools.plan.last_read == {}
 
     asyncio.run(scenario())
 

@@ -197,7 +197,8 @@ class BookServer(Voila):
             return
         budget = settings.memory_mb // max(1, settings.kernel_mb)
         self.demand_pools = DemandPools(manager, budget, settings.most, settings.idle_s)
-        PeriodicCallback(self.demand_pools.shrink_idle, settings.check_s * 1000).start()
+        self._pool_timer = PeriodicCallback(self.demand_pools.shrink_idle, settings.check_s * 1000)
+        self._pool_timer.start()
 
     def _refresh_handed_out_kernels(self) -> None:
         """A pre-heated kernel handed to a reader counts as just active.

@@ -149,9 +149,14 @@ class DemandPools:
         return int(config.get(page, {}).get("pool_size", default))
 
     def get_pool_size(self, page: str) -> int:
-        """Voilà's answer (what this reader gets), then the pools resized for the next."""
+        """Voilà's answer (what this reader gets), then the pools resized for the next.
+
+        Only the book's pages grow a pool: Voilà asks before it checks that the notebook
+        exists, and a client asking for made-up pages must not spend the budget (nor take
+        it from the book's pools) on kernels for notebooks that are not there."""
         available = int(self._pool_size(page))
-        self.apply(self.plan.read(page, self.clock()))
+        if page in self.plan.base:
+            self.apply(self.plan.read(page, self.clock()))
         return available
 
     def shrink_idle(self) -> None:
