@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Final, Literal, get_args
 
-from akvo.rules import CRITICAL_MARGIN, DISTANCES, TIERS, critical_threshold, thresholds
+from akvo.rules import CRITICAL_MARGIN, DISTANCES, TIERS, thresholds
 
 #: R15: which reroll a Relance makes — the one that maximises P(success) first, or
 #: P(critical) first.
@@ -145,4 +145,4 @@ def is_success(total: int, threshold: int) -> bool:
 
 def is_critical(total: int, threshold: int) -> bool:
     """R12: a critical success beats the threshold by the critical margin."""
-    return total >= critical_threshold(threshold)
+    return total >= threshold + CRITICAL_MARGIN

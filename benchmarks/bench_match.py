@@ -43,6 +43,7 @@ from akvo.match import play_match  # noqa: F401  (run by --profile's cProfile st
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = Path(__file__).parent / "results" / "match.md"
+COUNTS = Path(__file__).parent / "results" / "match-instructions.md"
 #: The commit before issue 22's refactors.
 REFERENCE = "d0e9807"
 TARGET = 0.95
@@ -98,6 +99,46 @@ run(n, 1)
 print(json.dumps({"engine": compiled.ENGINE, "rate": n / (time.process_time() - begin)}))
 """
 
+# Counted under valgrind (``--instructions``): ``n`` matches after a warm-up; the count of
+# the warm-up alone (``n`` = 0) is subtracted, leaving the instructions of the ``n`` matches.
+# Prints the actions those matches applied, so that the count can be read per action too.
+_RANDOM_COUNT = """
+import json, sys
+from akvo import compiled
+from akvo.match import play_match
+n, log = int(sys.argv[1]), sys.argv[2] == "log"
+kwargs = {} if log else {"log": False}
+for seed in range(20):
+    play_match(seed, **kwargs)
+actions = sum(len(play_match(seed, **kwargs).history) for seed in range(1000, 1000 + n))
+print(json.dumps({"engine": compiled.ENGINE, "actions": actions}))
+"""
+
+_GREEDY_COUNT = """
+import json, random, sys
+from akvo import compiled
+from akvo.bots import make_bot
+from akvo.match import new_match
+n = int(sys.argv[1])
+def play(seed):
+    rng = random.Random(seed)
+    bots = (make_bot("greedy", seed=seed), make_bot("greedy", seed=seed + 1))
+    state = new_match(log=False)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(state.sample_chance(rng))
+        else:
+            state.apply_action(bots[state.current_player](state))
+    return len(state.history)
+for seed in range(10_000, 10_030):
+    play(seed)
+actions = sum(play(seed) for seed in range(1, 1 + n))
+print(json.dumps({"engine": compiled.ENGINE, "actions": actions}))
+"""
+
+#: Counted with ``--instructions`` (the lab's loop is information only and not counted).
+COUNTED = ("random, log on", "random, log=False", "greedy")
+
 #: Every measure, in the order of each repeat.
 MEASURES = ("random, log on", "random, log=False", "greedy", "greedy in akvo.lab.simulate")
 #: Measured for information: the lab's loop also counts each match's rule coverage.
@@ -147,6 +188,54 @@ def measure(code: str, path: Path, mode: str, *args: str) -> float:
     return float(found["rate"])
 
 
+def instructions(code: str, path: Path, mode: str, *args: str) -> tuple[int, int]:
+    """Instructions executed by ``code`` under valgrind's cachegrind (no cache simulation)
+    with the version in ``path``, and the actions it reports: deterministic (the hash seed
+    is fixed), so neither the load nor the hypervisor moves it."""
+    env = {**os.environ, "PYTHONPATH": str(path), "PYTHONHASHSEED": "0"}
+    env.pop(compiled.PURE_SWITCH, None)
+    if mode == "pure":
+        env[compiled.PURE_SWITCH] = "1"
+    done = subprocess.run(
+        [
+            "valgrind",
+            "--tool=cachegrind",
+            "--cache-sim=no",
+            "--cachegrind-out-file=/dev/null",
+            sys.executable,
+            "-W",
+            "ignore",
+            "-c",
+            code,
+            *args,
+        ],
+        env=env,
+        cwd=path,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    found = json.loads(done.stdout)
+    if found["engine"] != mode:
+        raise SystemExit(f"{path}: the {mode} engine was asked for, {found['engine']} ran")
+    refs = [line for line in done.stderr.splitlines() if "I   refs:" in line or "I refs:" in line]
+    if not refs:
+        raise SystemExit(f"valgrind gave no instruction count:\n{done.stderr[-2000:]}")
+    return int(refs[-1].split(":")[1].replace(",", "")), int(found["actions"])
+
+
+def count_one(name: str, path: Path, mode: str, matches: int, greedy: int) -> tuple[int, int]:
+    """Instructions and actions of the counted matches of measure ``name``: the run of
+    ``n`` matches minus the run of the warm-up alone."""
+    if name == "greedy":
+        code, n, extra = _GREEDY_COUNT, greedy, []
+    else:
+        code, n, extra = _RANDOM_COUNT, matches, ["log" if name == "random, log on" else "nolog"]
+    total, actions = instructions(code, path, mode, str(n), *extra)
+    warm, _ = instructions(code, path, mode, "0", *extra)
+    return total - warm, actions
+
+
 def run_one(name: str, path: Path, mode: str, matches: int, greedy: int) -> float:
     if name.startswith("greedy"):
         return measure(_GREEDY_TIMER, path, mode, str(greedy), "lab" if "lab" in name else "")
@@ -168,6 +257,13 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--profile", action="store_true")
     parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="count instructions under valgrind instead of timing (writes match-instructions.md)",
+    )
+    parser.add_argument("--count-matches", type=int, default=100, help="random matches counted")
+    parser.add_argument("--count-greedy", type=int, default=30, help="greedy matches counted")
+    parser.add_argument(
         "--no-record", dest="record", action="store_false", help="do not write the results"
     )
     args = parser.parse_args()
@@ -186,6 +282,12 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         built = args.reference_tree or reference_tree(args.reference, Path(tmp))
         versions = {"reference": built, "this": ROOT}
+        if args.instructions:
+            lines = count_report(args, versions)
+            print("\n".join(lines))
+            if args.record:
+                COUNTS.write_text("\n".join(lines) + "\n", encoding="utf-8")
+            return
         rates: dict[tuple[str, str, str], list[float]] = {}
         for repeat in range(args.repeats):  # interleaved: both versions see the same load
             for name in MEASURES:
@@ -200,6 +302,81 @@ def main() -> None:
     if args.record:
         RESULTS.parent.mkdir(parents=True, exist_ok=True)
         RESULTS.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def count_report(args: argparse.Namespace, versions: dict[str, Path]) -> list[str]:
+    """Count every measure's instructions in both versions, then ``this`` a second time (the
+    count's own reproducibility); the results page (markdown)."""
+    counts: dict[tuple[str, str, str], tuple[int, int]] = {}
+    for mode in MODES:
+        for name in COUNTED:
+            for version in ("reference", "this"):
+                counts[(version, mode, name)] = count_one(
+                    name, versions[version], mode, args.count_matches, args.count_greedy
+                )
+                print(f"{mode}, {name}, {version}: {counts[version, mode, name]}", file=sys.stderr)
+    again = count_one("random, log=False", ROOT, "compiled", args.count_matches, args.count_greedy)
+    now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    first = counts[("this", "compiled", "random, log=False")][0]
+    lines = [
+        "# Match engine and greedy bot: instructions executed, this version against the reference",
+        "",
+        f"Recorded {now} by `benchmarks/bench_match.py --instructions` on {platform.machine()}, "
+        f"Python {platform.python_version()}, load average {os.getloadavg()[0]:.1f} at the end "
+        "(the counts do not depend on it). Reference: commit "
+        f"{args.reference}, extracted and compiled with mypyc in the same run, as for the "
+        "timings of `match.md`.",
+        "",
+        "Each measure runs under valgrind's cachegrind without cache simulation "
+        "(`--tool=cachegrind --cache-sim=no`), which counts the machine instructions a "
+        "process executes. The counted matches' instructions are the run of the warm-up and "
+        "the matches minus the run of the warm-up alone (the interpreter's start, imports and "
+        "warm-up cancel). The hash seed is fixed (`PYTHONHASHSEED=0`): the count is "
+        "reproducible, and neither the load nor the hypervisor moves it, unlike CPU time on "
+        "this virtual machine (`match.md`: ±15–30 % per repeat). It counts work, not time "
+        "(cache misses and branch mispredictions are not in it): a speed ratio read from it "
+        "is the ratio of work done per match.",
+        "",
+        f"Random: `play_match(seed)` for seeds 1000–{999 + args.count_matches} after 20 warm-up "
+        f"matches. Greedy: two seeded greedy bots, seeds 1–{args.count_greedy} after 30 warm-up "
+        "matches, `log=False` (the same code as the timings). *Per action*: instructions over "
+        "the actions the matches applied (chance outcomes and decisions): since the reference "
+        "the greedy bot also plays the rune U (issue 19), so its matches hold more actions.",
+        "",
+        "| measure | reference, instructions per match | this version | speed ratio per match "
+        "(reference / this) | reference, per action | this, per action | speed ratio per action "
+        f"| ≥ {TARGET:.0%} |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+    ]
+    n_of = {"greedy": args.count_greedy}
+    verdicts = []
+    for mode in MODES:
+        for name in COUNTED:
+            n = n_of.get(name, args.count_matches)
+            (ref, ref_actions), (this, this_actions) = (
+                counts[("reference", mode, name)],
+                counts[("this", mode, name)],
+            )
+            per_match = ref / this
+            per_action = (ref / ref_actions) / (this / this_actions)
+            ok = min(per_match, per_action) >= TARGET if name != "greedy" else per_action >= TARGET
+            verdicts.append(ok)
+            lines.append(
+                f"| {mode}, {name} | {ref / n / 1e6:.2f} M | {this / n / 1e6:.2f} M | "
+                f"{per_match:.3f} | {ref / ref_actions / 1e3:.1f} k | "
+                f"{this / this_actions / 1e3:.1f} k | {per_action:.3f} | "
+                f"{'yes' if ok else 'NO'} |"
+            )
+    lines += [
+        "",
+        f"Reproducibility: the compiled random log=False count of this version, counted twice: "
+        f"{first:,} and {again[0]:,} instructions ({abs(again[0] - first) / first:.4%} apart).",
+        "",
+        "Verdict (random: per match and per action; greedy: per action, its matches being "
+        "longer): "
+        + ("every speed holds (≥ 95 % of the reference)." if all(verdicts) else "SLOWER."),
+    ]
+    return lines
 
 
 def report(

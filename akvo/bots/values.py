@@ -264,17 +264,22 @@ def _target_worths(
     out: dict[str, float] = {}
     extra: dict[str, float] = {}
     for target in range(CHARS):
-        distance = mage_distance(at, lane, rows[enemy + _UNIT_OF[target]], target + 1)
+        # mage_distance and _worth inlined, as in _best: this loop runs for every target
+        # of every shooter the greedy bot weighs
+        rows_apart = at - rows[enemy + _UNIT_OF[target]]
+        distance = (rows_apart if rows_apart >= 0 else -rows_apart) + abs(lane - target - 1)
         if distance > MAX_SOUFFLE_DISTANCE:
             continue
         index = base + distance * _DISTANCE + res[guard + target] * _RESILIENCE
         if target == KITESURFEUR:
             index += spin
         if distance <= MAX_RANGE:
-            out[_SHOOT[target]] = _worth(table, rules, index)
+            worth = table[index]
+            out[_SHOOT[target]] = worth if worth >= 0.0 else _fill(table, rules, index)
         if souffle and distance >= SOUFFLE_REDUCTION:
             index += _SOUFFLE
-            extra[_SHOOT_SOUFFLE[target]] = _worth(table, rules, index)
+            worth = table[index]
+            extra[_SHOOT_SOUFFLE[target]] = worth if worth >= 0.0 else _fill(table, rules, index)
     distance = chest_distance(side, at)
     # Trident's shots are at mages (R24)
     if distance <= MAX_SOUFFLE_DISTANCE and not (state.trident and character == PLONGEUR):

@@ -161,7 +161,7 @@ def legal_pre_shot(s: StateCore) -> tuple[str, ...]:
 def decide_pre_shot(s: StateCore, action: str) -> None:
     shot = s.shot
     assert shot is not None
-    rune = PARSED[action]
+    rune = PARSED[action] if action != NO_MOVE else None  # no move: the usual, forced case
     if isinstance(rune, PlayRune):
         side = shot.side
         spend(s, side, rune.letter)
@@ -185,6 +185,8 @@ def legal_target(s: StateCore) -> tuple[str, ...]:
     side = shot.side
     plain, boosted = targets(s.rows, side, shot.shooter, souffle_available(s, side), s.trident)
     if plain:
+        if not boosted:  # the usual case: one tuple, no comprehension (a call in 3.11)
+            return tuple(map(_SHOOT.__getitem__, plain))
         return (*[_SHOOT[t] for t in plain], *[_SHOOT_SOUFFLE[t] for t in boosted])
     if boosted:
         return (*[_SHOOT_SOUFFLE[t] for t in boosted], HOLD)
@@ -269,12 +271,14 @@ def _play_rune(s: StateCore, shot: Shot, action: str, attacking: bool) -> None:
 
 
 def decide_attack_rune(s: StateCore, action: str) -> None:
-    _play_rune(s, current_shot(s), action, True)
+    if action != NO_RUNE:  # the usual, often forced, case: nothing to play
+        _play_rune(s, current_shot(s), action, True)
     s.phase = DEFENCE_RUNE
 
 
 def decide_defence_rune(s: StateCore, action: str) -> None:
-    _play_rune(s, current_shot(s), action, False)
+    if action != NO_RUNE:
+        _play_rune(s, current_shot(s), action, False)
     s.phase = ROLL
 
 
