@@ -37,6 +37,7 @@ import sys
 import tarfile
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from akvo import compiled
 from akvo.match import play_match  # noqa: F401  (run by --profile's cProfile string)
@@ -70,14 +71,10 @@ print(json.dumps({"engine": compiled.ENGINE, "rate": max(rates)}))
 # bots alone (two seeded greedy bots, chance from one seeded generator, no log), after a
 # warm-up of 30 matches (the greedy bot's tables of shot values warm); then the same
 # pairing through akvo.lab.simulate (no Dask), which adds the lab's own bookkeeping.
-_GREEDY_TIMER = """
-import json, random, sys, time
-from akvo import compiled
-from akvo.bots import make_bot
-from akvo.lab import simulate
-from akvo.match import new_match
-n, lab = int(sys.argv[1]), sys.argv[2] == "lab"
-def play(seed):
+#: One greedy-vs-greedy match, the function both greedy subprocesses below define; it
+#: returns the actions the match applied. Each script keeps its own imports first: the order
+#: of the imports shapes the heap, and with it the collector's work the counts include.
+_GREEDY_PLAY = """def play(seed):
     rng = random.Random(seed)
     bots = (make_bot("greedy", seed=seed), make_bot("greedy", seed=seed + 1))
     state = new_match(log=False)
@@ -86,7 +83,20 @@ def play(seed):
             state.apply_action(state.sample_chance(rng))
         else:
             state.apply_action(bots[state.current_player](state))
-def run(count, first):
+    return len(state.history)
+"""
+
+_GREEDY_TIMER = (
+    """
+import json, random, sys, time
+from akvo import compiled
+from akvo.bots import make_bot
+from akvo.lab import simulate
+from akvo.match import new_match
+n, lab = int(sys.argv[1]), sys.argv[2] == "lab"
+"""
+    + _GREEDY_PLAY
+    + """def run(count, first):
     if lab:
         simulate("perrockiss", "fish-tank", ("greedy", "greedy"), None, count, seed=first,
                  workers=0, progress=False)
@@ -98,6 +108,7 @@ begin = time.process_time()
 run(n, 1)
 print(json.dumps({"engine": compiled.ENGINE, "rate": n / (time.process_time() - begin)}))
 """
+)
 
 # Counted under valgrind (``--instructions``): ``n`` matches after a warm-up; the count of
 # the warm-up alone (``n`` = 0) is subtracted, leaving the instructions of the ``n`` matches.
@@ -114,27 +125,21 @@ actions = sum(len(play_match(seed, **kwargs).history) for seed in range(1000, 10
 print(json.dumps({"engine": compiled.ENGINE, "actions": actions}))
 """
 
-_GREEDY_COUNT = """
+_GREEDY_COUNT = (
+    """
 import json, random, sys
 from akvo import compiled
 from akvo.bots import make_bot
 from akvo.match import new_match
 n = int(sys.argv[1])
-def play(seed):
-    rng = random.Random(seed)
-    bots = (make_bot("greedy", seed=seed), make_bot("greedy", seed=seed + 1))
-    state = new_match(log=False)
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(state.sample_chance(rng))
-        else:
-            state.apply_action(bots[state.current_player](state))
-    return len(state.history)
-for seed in range(10_000, 10_030):
+"""
+    + _GREEDY_PLAY
+    + """for seed in range(10_000, 10_030):
     play(seed)
 actions = sum(play(seed) for seed in range(1, 1 + n))
 print(json.dumps({"engine": compiled.ENGINE, "actions": actions}))
 """
+)
 
 #: Counted with ``--instructions`` (the lab's loop is information only and not counted).
 COUNTED = ("random, log on", "random, log=False", "greedy")
@@ -167,48 +172,19 @@ def reference_tree(commit: str, folder: Path) -> Path:
     return tree
 
 
-def measure(code: str, path: Path, mode: str, *args: str) -> float:
-    """Matches per second of ``code`` run with the version in ``path`` (``mode`` checked)."""
-    env = {**os.environ, "PYTHONPATH": str(path)}
-    env.pop(compiled.PURE_SWITCH, None)
-    if mode == "pure":
-        env[compiled.PURE_SWITCH] = "1"
-    # From ``path``: ``python -c`` puts the working directory first on sys.path.
-    output = subprocess.run(
-        [sys.executable, "-W", "ignore", "-c", code, *args],
-        env=env,
-        cwd=path,
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    found = json.loads(output)
-    if found["engine"] != mode:
-        raise SystemExit(f"{path}: the {mode} engine was asked for, {found['engine']} ran")
-    return float(found["rate"])
-
-
-def instructions(code: str, path: Path, mode: str, *args: str) -> tuple[int, int]:
-    """Instructions executed by ``code`` under valgrind's cachegrind (no cache simulation)
-    with the version in ``path``, and the actions it reports: deterministic (the hash seed
-    is fixed), so neither the load nor the hypervisor moves it."""
+def run_code(
+    code: str, path: Path, mode: str, *args: str, under: tuple[str, ...] = ()
+) -> tuple[dict[str, Any], str]:
+    """Run ``code`` in a subprocess with the version in ``path`` and the ``mode`` engine
+    (checked: a stale build would silently fall back to pure Python), prefixed by the
+    command ``under`` if given; its JSON answer and its stderr. The hash seed is fixed."""
     env = {**os.environ, "PYTHONPATH": str(path), "PYTHONHASHSEED": "0"}
     env.pop(compiled.PURE_SWITCH, None)
     if mode == "pure":
         env[compiled.PURE_SWITCH] = "1"
+    # From ``path``: ``python -c`` puts the working directory first on sys.path.
     done = subprocess.run(
-        [
-            "valgrind",
-            "--tool=cachegrind",
-            "--cache-sim=no",
-            "--cachegrind-out-file=/dev/null",
-            sys.executable,
-            "-W",
-            "ignore",
-            "-c",
-            code,
-            *args,
-        ],
+        [*under, sys.executable, "-W", "ignore", "-c", code, *args],
         env=env,
         cwd=path,
         check=True,
@@ -218,9 +194,27 @@ def instructions(code: str, path: Path, mode: str, *args: str) -> tuple[int, int
     found = json.loads(done.stdout)
     if found["engine"] != mode:
         raise SystemExit(f"{path}: the {mode} engine was asked for, {found['engine']} ran")
-    refs = [line for line in done.stderr.splitlines() if "I   refs:" in line or "I refs:" in line]
+    return found, done.stderr
+
+
+def measure(code: str, path: Path, mode: str, *args: str) -> float:
+    """Matches per second of ``code`` run with the version in ``path`` (``mode`` checked)."""
+    found, _ = run_code(code, path, mode, *args)
+    return float(found["rate"])
+
+
+#: valgrind's cachegrind without cache simulation: it counts the instructions executed.
+_VALGRIND = ("valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null")
+
+
+def instructions(code: str, path: Path, mode: str, *args: str) -> tuple[int, int]:
+    """Instructions executed by ``code`` under valgrind's cachegrind with the version in
+    ``path``, and the actions it reports: deterministic (the hash seed is fixed), so
+    neither the load nor the hypervisor moves it."""
+    found, stderr = run_code(code, path, mode, *args, under=_VALGRIND)
+    refs = [line for line in stderr.splitlines() if "I   refs:" in line or "I refs:" in line]
     if not refs:
-        raise SystemExit(f"valgrind gave no instruction count:\n{done.stderr[-2000:]}")
+        raise SystemExit(f"valgrind gave no instruction count:\n{stderr[-2000:]}")
     return int(refs[-1].split(":")[1].replace(",", "")), int(found["actions"])
 
 
