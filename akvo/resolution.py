@@ -42,8 +42,14 @@ PRODIGE_DICE: Final = 4  # R13 (default "four"): four dice showing one face
 #: The outcome of a shot on a mage (R16) and on a chest (R17), by key, in this order: miss,
 #: the attack stopped, stopped by a critical (the shooter is pushed 1), a plain hit, a
 #: critical hit.
-MAGE_OUTCOMES: Final = ("miss", "defended", "defence_critical", "push_1", "push_2")
-CHEST_OUTCOMES: Final = ("miss", "intercepted", "interception_critical", "score_1", "score_2")
+MAGE_OUTCOMES: Final[tuple[str, ...]] = ("miss", "defended", "defence_critical", "push_1", "push_2")
+CHEST_OUTCOMES: Final[tuple[str, ...]] = (
+    "miss",
+    "intercepted",
+    "interception_critical",
+    "score_1",
+    "score_2",
+)
 
 #: ``THRESHOLDS[tier][distance]`` = (attack X, defence U): the matrix without argument checks,
 #: for the engine's hot path (index 0 unused).

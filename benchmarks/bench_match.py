@@ -37,7 +37,7 @@ import sys
 import tarfile
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from akvo import compiled
 from akvo.match import play_match  # noqa: F401  (run by --profile's cProfile string)
@@ -72,8 +72,7 @@ print(json.dumps({"engine": compiled.ENGINE, "rate": max(rates)}))
 # warm-up of 30 matches (the greedy bot's tables of shot values warm); then the same
 # pairing through akvo.lab.simulate (no Dask), which adds the lab's own bookkeeping.
 #: One greedy-vs-greedy match, the function both greedy subprocesses below define; it
-#: returns the actions the match applied. Each script keeps its own imports first: the order
-#: of the imports shapes the heap, and with it the collector's work the counts include.
+#: returns the actions the match applied.
 _GREEDY_PLAY = """def play(seed):
     rng = random.Random(seed)
     bots = (make_bot("greedy", seed=seed), make_bot("greedy", seed=seed + 1))
@@ -172,13 +171,19 @@ def reference_tree(commit: str, folder: Path) -> Path:
     return tree
 
 
+#: numpy's OpenBLAS starts a pool of threads at import that spin while idle: their spinning
+#: is counted with the process's instructions and its CPU time, and made the greedy count
+#: vary by up to 7 % between two runs of the same script (with one thread: identical).
+_ONE_THREAD: Final = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+
+
 def run_code(
     code: str, path: Path, mode: str, *args: str, under: tuple[str, ...] = ()
 ) -> tuple[dict[str, Any], str]:
     """Run ``code`` in a subprocess with the version in ``path`` and the ``mode`` engine
     (checked: a stale build would silently fall back to pure Python), prefixed by the
     command ``under`` if given; its JSON answer and its stderr. The hash seed is fixed."""
-    env = {**os.environ, "PYTHONPATH": str(path), "PYTHONHASHSEED": "0"}
+    env = {**os.environ, "PYTHONPATH": str(path), "PYTHONHASHSEED": "0", **_ONE_THREAD}
     env.pop(compiled.PURE_SWITCH, None)
     if mode == "pure":
         env[compiled.PURE_SWITCH] = "1"
@@ -310,8 +315,10 @@ def count_report(args: argparse.Namespace, versions: dict[str, Path]) -> list[st
                 )
                 print(f"{mode}, {name}, {version}: {counts[version, mode, name]}", file=sys.stderr)
     again = count_one("random, log=False", ROOT, "compiled", args.count_matches, args.count_greedy)
+    again_greedy = count_one("greedy", ROOT, "compiled", args.count_matches, args.count_greedy)
     now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     first = counts[("this", "compiled", "random, log=False")][0]
+    greedy_first = counts[("this", "compiled", "greedy")][0]
     lines = [
         "# Match engine and greedy bot: instructions executed, this version against the reference",
         "",
@@ -364,7 +371,12 @@ def count_report(args: argparse.Namespace, versions: dict[str, Path]) -> list[st
     lines += [
         "",
         f"Reproducibility: the compiled random log=False count of this version, counted twice: "
-        f"{first:,} and {again[0]:,} instructions ({abs(again[0] - first) / first:.4%} apart).",
+        f"{first:,} and {again[0]:,} instructions ({abs(again[0] - first) / first:.4%} apart). "
+        "The compiled greedy count of this version, counted twice: "
+        f"{greedy_first:,} and {again_greedy[0]:,} "
+        f"({abs(again_greedy[0] - greedy_first) / greedy_first:.4%} apart). Every subprocess "
+        "runs numpy's OpenBLAS with one thread: its idle threads spin, and counted with the "
+        "process they made the greedy count vary by up to 7 % between two runs.",
         "",
         "Verdict (random: per match and per action; greedy: per action, its matches being "
         "longer): "

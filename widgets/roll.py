@@ -10,7 +10,7 @@ import traitlets
 
 from akvo.config import DEFAULT_RULES, RulesConfig
 from akvo.dice import RollOdds, roll
-from akvo.resolution import RelancePolicy
+from akvo.resolution import RelancePolicy, is_critical
 from akvo.rules import MAX_RESILIENCE, critical_threshold
 from akvo.shots import Side, shot_on_mage
 
@@ -177,13 +177,7 @@ def _draw_totals(bars: bq.Bars, odds: RollOdds) -> None:
     layers: list[list[float]] = [[], [], []]
     for total in totals:
         share = float(odds.totals[total]) * 100
-        band = (
-            2
-            if total >= critical_threshold(odds.threshold)
-            else 1
-            if total >= odds.threshold
-            else 0
-        )
+        band = 2 if is_critical(total, odds.threshold) else 1 if total >= odds.threshold else 0
         for index, layer in enumerate(layers):
             layer.append(share if index == band else 0.0)
     with bars.hold_sync():

@@ -91,8 +91,8 @@ _ULTIME_EFFECTS: Final = {
     "ultime tourbillon": EFFECT_TOURBILLON,
 }
 #: Prodige: which spent rune to take back first.
-_RECOVER_ORDER: Final = (ATTAQUE, RELANCE_CAT, CONFUSION, DEFENSE, MOUVEMENT)
-_LATERAL_UNITS: Final = (0, 1, 3, 4)
+_RECOVER_ORDER: Final[tuple[int, ...]] = (ATTAQUE, RELANCE_CAT, CONFUSION, DEFENSE, MOUVEMENT)
+_LATERAL_UNITS: Final[tuple[int, ...]] = (0, 1, 3, 4)
 # The engine's constants read here, as mypyc reads them fastest: ints as Final ints, tables
 # read with a variable index as lists (a Final tuple of ints is unboxed into a C struct,
 # then boxed into a new tuple at each such read).

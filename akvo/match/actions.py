@@ -35,7 +35,7 @@ from akvo.match.board import CHAR_NAMES, CHEST, SIDE_NAMES, ULTIME_KEYS, UNIT_NA
 
 # Ship double tokens: 0 = AA, 1 = TT, 2 = AT with the Barreur shooting, 3 = AT with the Lanceur.
 SHIP_AA, SHIP_TT, SHIP_AT_B, SHIP_AT_L = range(4)
-SHIP_TOKENS: Final = ("AA", "TT", "AT-B", "AT-L")
+SHIP_TOKENS: Final[tuple[str, ...]] = ("AA", "TT", "AT-B", "AT-L")
 ADVANCE_ORDER, SHOOT_ORDER = 0, 1
 LATERAL_TOKENS: Final = "AT"
 
@@ -78,7 +78,7 @@ SHOT_FIRST: Final = "shot first"
 FIRST_BARREUR: Final = "first barreur"
 FIRST_LANCEUR: Final = "first lanceur"
 # Ultimes declared at activation for the rest of the turn (R24): Tourbillon, Égide, Vigie.
-TURN_ULTIMES: Final = (1, 2, 3)
+TURN_ULTIMES: Final[tuple[int, ...]] = (1, 2, 3)
 ULTIME_ACTIONS: Final = {f"ultime {ULTIME_KEYS[c]}": c for c in TURN_ULTIMES}
 REROLL_ACTIONS: Final = tuple(f"reroll {i}" for i in range(1, 9))
 RUNE_ACTIONS: Final = {chr(c): f"rune {chr(c)}" for c in range(65, 91)}
@@ -86,7 +86,7 @@ MOVE_ACTIONS: Final = {chr(c): f"move {chr(c)}" for c in range(65, 91)}
 ADVANCE_RUNE_ACTIONS: Final = {chr(c): f"advance +{chr(c)}" for c in range(65, 91)}
 RECOVER_ACTIONS: Final = {chr(c): f"recover {chr(c)}" for c in range(65, 91)}
 ROULEAU_RUNE_ACTIONS: Final = {chr(c): f"rouleau +{chr(c)}" for c in range(65, 91)}
-WEATHER_ACTIONS: Final = ("weather A", "weather B")
+WEATHER_ACTIONS: Final[tuple[str, ...]] = ("weather A", "weather B")
 DIE_ACTIONS: Final = tuple(f"roll {face}" for face in range(1, 7))
 
 
@@ -167,7 +167,7 @@ class PlayRune:
         return f"{self.kind} {self.letter}"
 
 
-_PLUS_KINDS: Final = ("advance", "rouleau")  # spelled ``advance +V``: a cell more
+_PLUS_KINDS: Final[tuple[str, ...]] = ("advance", "rouleau")  # spelled ``advance +V``: a cell more
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,7 +248,7 @@ CHOICES: Final = (
 )
 
 
-_RUNE_KINDS: Final = ("rune", "move", "advance", "rouleau", "recover")
+_RUNE_KINDS: Final[tuple[str, ...]] = ("rune", "move", "advance", "rouleau", "recover")
 
 
 def _parsed_table() -> dict[str, Action]:

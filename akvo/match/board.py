@@ -14,7 +14,7 @@ from akvo.rules import CHARACTERS, fold
 
 SIDE_A: Final = 0
 SIDE_B: Final = 1
-SIDE_NAMES: Final = ("A", "B")
+SIDE_NAMES: Final[tuple[str, ...]] = ("A", "B")
 SIDE_OF_NAME: Final = {"A": SIDE_A, "B": SIDE_B}
 
 UNITS: Final = 5
@@ -37,13 +37,13 @@ UNIT_NAMES: Final = (*CHAR_NAMES[:2], SHIP_NAME, *CHAR_NAMES[4:])
 UNIT_OF_NAME: Final = {name: unit for unit, name in enumerate(UNIT_NAMES)}
 ULTIME_LABELS: Final = tuple(c.ultime.name for c in CHARACTERS)  # Souffle portant, Tourbillon, …
 ULTIME_KEYS: Final = tuple(fold(name) for name in ULTIME_LABELS)  # souffle portant, tourbillon, …
-UNIT_OF_CHAR: Final = (0, 1, 2, 2, 3, 4)
-CHARS_OF_UNIT: Final = ((0,), (1,), (2, 3), (4,), (5,))
-LANE_OF_CHAR: Final = (1, 2, 3, 4, 5, 6)
+UNIT_OF_CHAR: Final[tuple[int, ...]] = (0, 1, 2, 2, 3, 4)
+CHARS_OF_UNIT: Final[tuple[tuple[int, ...], ...]] = ((0,), (1,), (2, 3), (4,), (5,))
+LANE_OF_CHAR: Final[tuple[int, ...]] = (1, 2, 3, 4, 5, 6)
 
-START_ROW: Final = (3, 6)  # R2
-FORWARD: Final = (1, -1)
-OWN_FIRST_ROW: Final = (1, 8)  # a push stops here (R11)
-ENEMY_LAST_ROW: Final = (8, 1)  # an advance stops here (R10)
+START_ROW: Final[tuple[int, ...]] = (3, 6)  # R2
+FORWARD: Final[tuple[int, ...]] = (1, -1)
+OWN_FIRST_ROW: Final[tuple[int, ...]] = (1, 8)  # a push stops here (R11)
+ENEMY_LAST_ROW: Final[tuple[int, ...]] = (8, 1)  # an advance stops here (R10)
 FIRST_ROW: Final = 1
 LAST_ROW: Final = 8

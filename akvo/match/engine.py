@@ -32,7 +32,7 @@ Step = Callable[[StateCore], None]
 
 #: The decision phases of the turn sequence (:mod:`.flow`); the others are a shot's
 #: (:mod:`.shooting`). Each phase ``X`` has ``legal_x`` and ``decide_x`` in its module.
-TURN_DECISIONS: Final = (
+TURN_DECISIONS: Final[tuple[Phase, ...]] = (
     Phase.ORDERS,
     Phase.ACTIVATE,
     Phase.SHIP_ORDER,
@@ -49,7 +49,7 @@ SHOT_DECIDERS: Final[dict[Phase, Player]] = {
     Phase.PRODIGE: shooting.prodige_side,
     Phase.ROULEAU: shooting.shooter_side,
 }
-CHANCE_PHASES: Final = (Phase.WEATHER, Phase.ROLL, Phase.REROLL)
+CHANCE_PHASES: Final[tuple[Phase, ...]] = (Phase.WEATHER, Phase.ROLL, Phase.REROLL)
 
 
 def _decision(phase: Phase) -> tuple[Legal, Decide, Player]:

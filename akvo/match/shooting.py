@@ -103,11 +103,11 @@ _ATTACK_MASK: Final = 1 << ATTAQUE | 1 << RELANCE_CAT
 _DEFENCE_MASK: Final = 1 << DEFENSE | 1 << RELANCE_CAT
 _CONFUSION_MASK: Final = 1 << CONFUSION
 # The single choice of a phase where there is nothing to choose (played by engine.settle).
-_NO_MOVE_ONLY: Final = (NO_MOVE,)
-_NO_RUNE_ONLY: Final = (NO_RUNE,)
-_NO_TARGET_ONLY: Final = (NO_TARGET,)
-_ROULEAU_CHOICES: Final = (ROULEAU_ACTION, NO_ROULEAU)
-_ROULEAU_ONLY: Final = (ROULEAU_ACTION,)
+_NO_MOVE_ONLY: Final[tuple[str, ...]] = (NO_MOVE,)
+_NO_RUNE_ONLY: Final[tuple[str, ...]] = (NO_RUNE,)
+_NO_TARGET_ONLY: Final[tuple[str, ...]] = (NO_TARGET,)
+_ROULEAU_CHOICES: Final[tuple[str, ...]] = (ROULEAU_ACTION, NO_ROULEAU)
+_ROULEAU_ONLY: Final[tuple[str, ...]] = (ROULEAU_ACTION,)
 
 
 def current_shot(s: StateCore) -> Shot:
@@ -185,8 +185,8 @@ def legal_target(s: StateCore) -> tuple[str, ...]:
     side = shot.side
     plain, boosted = targets(s.rows, side, shot.shooter, souffle_available(s, side), s.trident)
     if plain:
-        if not boosted:  # the usual case: one tuple, no comprehension (a call in 3.11)
-            return tuple(map(_SHOOT.__getitem__, plain))
+        if not boosted:  # the usual case: one tuple, built in one pass
+            return tuple([_SHOOT[t] for t in plain])
         return (*[_SHOOT[t] for t in plain], *[_SHOOT_SOUFFLE[t] for t in boosted])
     if boosted:
         return (*[_SHOOT_SOUFFLE[t] for t in boosted], HOLD)
