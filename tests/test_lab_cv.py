@@ -252,25 +252,21 @@ def test_the_stakes_of_seeded_matches_have_mean_zero(runs: tuple[Results, Result
 
 
 def test_the_stakes_explain_more_than_the_plain_luck(runs: tuple[Results, Results]) -> None:
+    # grimoire=swapped on 200 matches: the regression's R² on 8 plain luck differences,
+    # then on the 20 stake-weighted ones (what paired() uses), and the interval's width.
     default, swapped = runs
-    d = [
-        float(b.winner == "A")
-        + 0.5 * (b.winner == "draw")
-        - float(a.winner == "A")
-        - 0.5 * (a.winner == "draw")
+    points = {"A": 1.0, "draw": 0.5, "B": 0.0}
+    d = [points[b.winner] - points[a.winner] for a, b in zip(default, swapped, strict=True)]
+    luck = [
+        [(y - x) / LUCK_UNIT for x, y in zip(a.luck, b.luck, strict=True)]
         for a, b in zip(default, swapped, strict=True)
     ]
-    plain = luck_adjusted(
-        d,
-        [
-            [(y - x) / LUCK_UNIT for x, y in zip(a.luck, b.luck, strict=True)]
-            for a, b in zip(default, swapped, strict=True)
-        ],
-    )
-    weighted = paired(default, swapped).luck
+    plain, weighted = luck_adjusted(d, luck), paired(default, swapped).luck
     assert weighted is not None
-    assert weighted.explained > plain.explained + 0.1
-    assert weighted.delta.high - weighted.delta.low < plain.delta.high - plain.delta.low
+    assert plain.explained == pytest.approx(0.297, abs=5e-4)
+    assert weighted.explained == pytest.approx(0.553, abs=5e-4)
+    assert (plain.delta.high - plain.delta.low) / 2 == pytest.approx(0.0692, abs=5e-5)
+    assert (weighted.delta.high - weighted.delta.low) / 2 == pytest.approx(0.0574, abs=5e-5)
 
 
 def test_the_stakes_survive_the_tables_and_old_tables_have_none(
