@@ -191,11 +191,11 @@ def _roll_luck(state: MatchState, chance: KeyedChance, luck: list[int], stakes: 
     chest = shot.target == CHEST
     at = stage + (4 if chest else 0)  # a shot at a mage, then the chest
     critical = stage == 1 and shot.attack is not None and shot.attack.critical
-    parry = _parry(state) if stage == 0 else 0.0
-    column, weights = roll_stakes(
-        chest, stage, state.scores[0] - state.scores[1], state.turn, shot.side, parry, critical
+    parried, rolls = _parry(state) if stage == 0 else (0, 1)
+    lead = state.scores[0] - state.scores[1]
+    column, weight, weight_critical = _weights(
+        chest, stage, lead, state.turn, shot.side, parried, rolls, critical
     )
-    weight, weight_critical = (round(w * STAKE_WEIGHT_UNIT) for w in weights)
     success, critical_luck = _lucks(chance.apply(state), need)
     luck[at] += sign * success
     luck[at + 2] += sign * critical_luck
@@ -203,21 +203,39 @@ def _roll_luck(state: MatchState, chance: KeyedChance, luck: list[int], stakes: 
     stakes[column + 1] += sign * weight_critical * critical_luck
 
 
-def _parry(state: MatchState) -> float:
+def _parry(state: MatchState) -> tuple[int, int]:
     """Before an attack roll: the chance that the defence or interception roll that its
     success would bring succeeds (its dice and target are set by then: runes, Résilience,
-    distance); 0 when no interception can follow."""
+    distance), as (rolls that reach it, rolls); none when no interception can follow."""
     shot = state.shot
     assert shot is not None and shot.stage == 0
     if not can_intercept(shot):
-        return 0.0
+        return 0, 1
     shot.stage = 1  # read the defender's roll as the engine will set it
     try:
         count = roll_dice(state)
         modifier, threshold = roll_target(state)
     finally:
         shot.stage = 0
-    return _reach(count, threshold - modifier) / _ROLL_COUNTS[count]
+    return _reach(count, threshold - modifier), _ROLL_COUNTS[count]
+
+
+@cache
+def _weights(
+    chest: bool,
+    stage: int,
+    lead: int,
+    turn: int,
+    shooter: int,
+    parried: int,
+    rolls: int,
+    critical: bool,
+) -> tuple[int, int, int]:
+    """:func:`akvo.lab.stats.roll_stakes` (the parry's chance ``parried / rolls``) with the
+    weights in millionths, looked up once (a few hundred situations recur)."""
+    column, weights = roll_stakes(chest, stage, lead, turn, shooter, parried / rolls, critical)
+    success, critical_success = weights
+    return column, round(success * STAKE_WEIGHT_UNIT), round(critical_success * STAKE_WEIGHT_UNIT)
 
 
 def _turn_edge(favoured: str, start: list[int], scores: list[int]) -> int:
