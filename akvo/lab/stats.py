@@ -207,7 +207,13 @@ def roll_stakes(
 
     At the chest, an attack's success scores 1 point unless parried, its critical 1 more;
     an interception saves the points, its critical pushes the shooter back (weighted as a
-    push). At a mage, a success is a push (weighted by :func:`leverage`), by turn tier."""
+    push). At a mage, a success is a push (weighted by :func:`leverage`), by turn tier.
+
+    Why the controls stay of expectation exactly 0: a roll's luck (success minus its
+    chance) has mean 0 over its uniform faces whatever led to it, and the weight is
+    fixed before the dice come, so weight × luck has mean 0 too (a martingale, as in the
+    poker estimators DIVAT and AIVAT). The value need not be right: a better one only
+    explains more of the variance."""
     if chest:
         if stage == 0:
             one = point_stake(lead, turn, shooter, 1)
