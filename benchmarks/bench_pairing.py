@@ -464,17 +464,17 @@ def luck_lines(args: argparse.Namespace, table: list[dict], same: dict) -> list[
         "defence rolls and their criticals, shots at a mage and at the chest apart — the "
         "variant's minus the default's;",
         "- *by tier* (32): the same split by the turn's tier;",
-        "- *stakes* (20, the lab's now, `akvo.lab.results.STAKE_COLUMNS`): each roll's luck "
-        "times what its success puts at stake, known before the roll, by a cheap value of "
-        "the match (`akvo.lab.stats.win_share`: A's expected match points from the score "
-        "difference and the turn, the difference still to come taken normal with a spread "
-        "per turn measured once on these matches): at the chest, the points the attack "
-        "would score (× the chance that the interception to come fails) or the interception "
-        "would save, their change in that value; at a mage, a push, weighted by what a point "
-        "is worth at the margin then, per turn tier (`akvo.lab.stats.roll_stakes`); the "
-        "weight is rounded to a millionth before the roll, so the columns are exact integers "
-        "and their sum over a roll's faces is exactly 0 (a test tries every face of every "
-        "roll of two matches);",
+        "- *stakes* (20, the lab's now, `akvo.lab.results.STAKE_COLUMNS`): each roll's luck times "
+        "what its success puts at stake, known before the roll, by a cheap value of the match "
+        "(`akvo.lab.stats.win_share`: A's expected match points from the score difference and the "
+        "turn, the difference still to come taken normal with a spread per turn measured once on "
+        "the default reading's first 2000 matches of master seed 1: on seed 2 the weights owe "
+        "nothing to the matches they adjust): at the chest, the points the attack would score (× "
+        "the chance that the interception to come fails) or the interception would save, their "
+        "change in that value; at a mage, a push, weighted by what a point is worth at the margin "
+        "then, per turn tier (`akvo.lab.stats.roll_stakes`); the weight is rounded to a millionth "
+        "before the roll, so the columns are exact integers and their sum over a roll's faces is "
+        "exactly 0 (a test tries every face of every roll of two matches);",
         "- *stakes per reading* (40): each reading's own stake columns as controls, not "
         "their difference;",
         "- *stakes, β of the other seed*: the stakes' coefficients fitted on the other master "

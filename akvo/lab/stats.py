@@ -169,9 +169,10 @@ _POINTS = {"A": 1.0, "draw": 0.5, "B": 0.0}
 # --- What a roll puts at stake (the weights of the stake-weighted luck) -------------------
 #: By turn (index 1–10), the spread (standard deviation) of the score difference still to
 #: come from that turn to the end of the match, measured once on greedy matches (Perrockiss
-#: against Fish Tank, default rules, 2000 matches): the only fitted figures of the cheap
-#: value below. Other figures, teams or bots leave the controls' expectation exactly 0
-#: (each weight is still fixed before its roll); they only explain less of the variance.
+#: against Fish Tank, default rules, the first 2000 matches of master seed 1): the only
+#: fitted figures of the cheap value below. Other figures, teams or bots leave the
+#: controls' expectation exactly 0 (each weight is still fixed before its roll); they only
+#: explain less of the variance.
 REMAINING_SPREAD: Final = (3.1, 3.1, 3.1, 3.1, 2.75, 2.55, 2.0, 1.65, 0.8, 0.95, 0.6)
 
 
