@@ -11,7 +11,12 @@ two independent runs of the same size would give, on the same matches) and, as a
 that formula, the half-width measured with the variant played on another master seed (two
 really independent runs); the gain is unpaired / paired (target ≥ 1.5 for ``weather=coin``
 and ``grimoire=swapped``). Winners changed are counted on the first ``--changed-matches``
-(300, as issue 21 asks). Then why ``grimoire=swapped`` pairs worse than the others, on the
+(300, as issue 21 asks). With the chance keyed (the lab's play loop), on master seeds 1
+and 2: the control variates on the dice luck (:data:`CONTROLS`: the plain luck, by turn
+tier, the stake-weighted luck the lab uses, each reading's own), the regression's interval
+of each, and the stake-weighted one with its coefficients fitted on the other seed (out of
+sample); the default reading against itself (exactly 0). Then why ``grimoire=swapped``
+pairs worse than the others, on the
 first ``--why-matches`` (1000): where its two readings first part (the turn and the
 decision), how many Confusion and Relance runes the bots play (the runes the variant
 swaps), and a yardstick with nothing left to key better — the default rules played against
@@ -31,17 +36,19 @@ from pathlib import Path
 
 from recorded import stamp, write
 
+import akvo.lab.play as lab_play
 from akvo.bots import make_bot
 from akvo.config import CHOICES, DEFAULT_RULES, RulesConfig
 from akvo.lab import Interval, difference_interval, luck_adjusted, mean_interval
 from akvo.lab.play import MatchSpec, match_seed, play_one
-from akvo.lab.results import LUCK_UNIT
+from akvo.lab.results import LUCK_UNIT, STAKE_UNIT
 from akvo.match import MatchState, decisions, new_match
 from akvo.match.actions import NO_RUNE
 from akvo.match.core import StateCore
 from akvo.match.phases import ATTACK_RUNE, DEFENCE_RUNE, ROLL, WEATHER
 from akvo.match.roster import CONFUSION, RELANCE
 from akvo.match.streams import REROLL_EVENT, ROLL_EVENT, KeyedChance, event_key
+from akvo.rules import tier_for_turn
 from akvo.teams import preset_team
 
 RESULTS = Path(__file__).parent / "results" / "pairing.md"
@@ -49,6 +56,13 @@ TEAMS = ("perrockiss", "fish-tank")
 POINTS = {"A": 1.0, "draw": 0.5, "B": 0.0}
 Chance = Callable[[int], object]
 DRAWS: dict[str, Chance] = {"keyed by event": KeyedChance, "in sequence": random.Random}
+#: A half-width below this is rounding (an exact fit, or no match changed): no gain shown.
+NO_WIDTH = 1e-9
+SEEDS = (1, 2)  # the master seeds the control variates are measured on
+#: The control variates compared: the plain luck (what the lab used before), the plain
+#: luck split by turn tier, the stake-weighted luck (the lab's now), and the same with each
+#: reading's own stake columns as controls instead of their difference.
+CONTROLS = ("luck", "tiers", "stakes", "stakes per reading")
 
 
 def points(rules: RulesConfig, seed: int, n: int, chance: Chance, dropped: int = 0) -> list[float]:
@@ -66,14 +80,65 @@ def points(rules: RulesConfig, seed: int, n: int, chance: Chance, dropped: int =
     return out
 
 
-def lab_points(rules: RulesConfig, seed: int, n: int) -> tuple[list[float], list[tuple]]:
-    """A's match points and dice luck in ``n`` greedy matches played as :mod:`akvo.lab`
-    plays them (the same seeds and keyed chance as :func:`points`)."""
+def lab_points(rules: RulesConfig, seed: int, n: int) -> tuple[list[float], list[dict]]:
+    """A's match points and controls in ``n`` greedy matches played as :mod:`akvo.lab`
+    plays them (the same seeds and keyed chance as :func:`points`): per match, its plain
+    luck, the same split by turn tier (recorded here, around the lab's own roll), and its
+    stake-weighted luck, in successes and in A's match points."""
     spec = MatchSpec(
         preset_team(TEAMS[0]), preset_team(TEAMS[1]), ("greedy", "greedy"), rules, seed
     )
-    rows = [play_one(spec, index) for index in range(n)]
-    return [POINTS[row.winner] for row in rows], [row.luck for row in rows]
+    roll_luck = lab_play._roll_luck
+    tiers: list[int] = []
+
+    def split(state: MatchState, chance: KeyedChance, luck: list[int], stakes: list[int]) -> None:
+        before, at = list(luck), 8 * (tier_for_turn(state.turn) - 1)
+        roll_luck(state, chance, luck, stakes)
+        for j, (old, new) in enumerate(zip(before, luck, strict=True)):
+            tiers[at + j] += new - old
+
+    out, controls = [], []
+    lab_play._roll_luck = split
+    try:
+        for index in range(n):
+            tiers[:] = [0] * 32
+            row = play_one(spec, index)
+            out.append(POINTS[row.winner])
+            controls.append(
+                {
+                    "luck": [v / LUCK_UNIT for v in row.luck],
+                    "tiers": [v / LUCK_UNIT for v in tiers],
+                    "stakes": [v / STAKE_UNIT for v in row.stakes],
+                }
+            )
+    finally:
+        lab_play._roll_luck = roll_luck
+    return out, controls
+
+
+def control_matrix(kind: str, one: list[dict], two: list[dict]) -> list[list[float]]:
+    """Per match, the controls of :data:`CONTROLS` ``kind``: the second reading's minus the
+    first's, or both readings' own (``stakes per reading``)."""
+    if kind == "stakes per reading":
+        return [a["stakes"] + b["stakes"] for a, b in zip(one, two, strict=True)]
+    return [
+        [y - x for x, y in zip(a[kind], b[kind], strict=True)]
+        for a, b in zip(one, two, strict=True)
+    ]
+
+
+def fitted_elsewhere(
+    differences: list[float], controls: list[list[float]], betas: tuple[float, ...]
+) -> Interval:
+    """The paired differences less the controls times coefficients fitted on other matches
+    (another master seed): the controls have mean 0 and the coefficients are fixed, so the
+    plain Student interval of what is left is exact, with n − 1 degrees of freedom."""
+    return mean_interval(
+        [
+            d - sum(b * x for b, x in zip(betas, row, strict=True))
+            for d, row in zip(differences, controls, strict=True)
+        ]
+    )
 
 
 def swapped_category(state: MatchState, action: str) -> bool:
@@ -220,37 +285,66 @@ def half(interval: Interval) -> float:
     return (interval.high - interval.low) / 2
 
 
-def measure(
-    field: str, n: int, changed_n: int, chance: Chance, base: list[float], luck: list | None
-) -> dict:
-    """One variant against the default (``base``: its points; ``luck``: its dice luck when
-    played as the lab plays, keyed chance only, then the luck-adjusted interval too)."""
+def measure(field: str, n: int, changed_n: int, chance: Chance, base: list[float]) -> dict:
+    """One variant against the default (``base``: its points), chance drawn in sequence."""
     rules = DEFAULT_RULES.with_(**{field: CHOICES[field][1]})
-    adjusted = None
-    if luck is not None:
-        other, other_luck = lab_points(rules, 1, n)
-        differences = [b - a for a, b in zip(base, other, strict=True)]
-        controls = [
-            [(y - x) / LUCK_UNIT for x, y in zip(one, two, strict=True)]
-            for one, two in zip(luck, other_luck, strict=True)
-        ]
-        adjusted = luck_adjusted(differences, controls)
-    else:
-        other = points(rules, 1, n, chance)
-    independent = points(rules, 2, n, chance)
+    other = points(rules, 1, n, chance)
+    return row_of(field, changed_n, base, other, points(rules, 2, n, chance))
+
+
+def row_of(
+    field: str, changed_n: int, base: list[float], other: list[float], independent: list[float]
+) -> dict:
+    """A table row: winners changed, the paired, unpaired and independent half-widths."""
     paired = mean_interval([b - a for a, b in zip(base, other, strict=True)])
-    unpaired = difference_interval(base, other)
     return {
-        "luck": None if adjusted is None else half(adjusted.delta),
-        "explained": None if adjusted is None else adjusted.explained,
-        "adjusted": None if adjusted is None else adjusted.delta,
         "variant": f"{field}={CHOICES[field][1]}",
         "changed": sum(a != b for a, b in zip(base[:changed_n], other[:changed_n], strict=True)),
         "paired": half(paired),
-        "unpaired": half(unpaired),
+        "unpaired": half(difference_interval(base, other)),
         "independent": half(difference_interval(base, independent)),
         "delta": paired,
     }
+
+
+def measure_keyed(field: str, n: int, changed_n: int, bases: dict[int, tuple]) -> dict:
+    """One variant against the default as the lab plays them, on each master seed of
+    ``bases`` (its points and controls): the row of seed 1 (:func:`row_of`), and per seed
+    every control variate of :data:`CONTROLS` (the regression's interval), and the
+    stake-weighted luck's with β fitted on the other seed."""
+    rules = DEFAULT_RULES.with_(**{field: CHOICES[field][1]})
+    played = {seed: lab_points(rules, seed, n) for seed in bases}
+    row = row_of(field, changed_n, bases[1][0], played[1][0], played[2][0])
+    fits: dict[int, dict] = {}
+    for seed, (base, base_controls) in bases.items():
+        other, other_controls = played[seed]
+        differences = [b - a for a, b in zip(base, other, strict=True)]
+        fit: dict = {
+            "differences": differences,
+            "unpaired": half(difference_interval(base, other)),
+            "plain": half(mean_interval(differences)),
+        }
+        for kind in CONTROLS:
+            controls = control_matrix(kind, base_controls, other_controls)
+            fit[kind] = luck_adjusted(differences, controls)
+            if kind == "stakes":
+                fit["stake controls"] = controls
+        fits[seed] = fit
+    for seed, other_seed in zip(SEEDS, SEEDS[::-1], strict=True):
+        fit = fits[seed]
+        fit["elsewhere"] = fitted_elsewhere(
+            fit["differences"], fit["stake controls"], fits[other_seed]["stakes"].betas
+        )
+    row["fits"] = fits
+    return row
+
+
+def identity(n: int, base: list[float], controls: list[dict]) -> dict:
+    """The default reading against itself: its stake-weighted interval, winners changed."""
+    again, again_controls = lab_points(DEFAULT_RULES, 1, n)
+    differences = [b - a for a, b in zip(base, again, strict=True)]
+    adjusted = luck_adjusted(differences, control_matrix("stakes", controls, again_controls))
+    return {"changed": sum(a != b for a, b in zip(base, again, strict=True)), "stakes": adjusted}
 
 
 def main() -> None:
@@ -266,18 +360,18 @@ def main() -> None:
         args.matches, args.changed_matches, args.why_matches, args.key_matches = 60, 60, 60, 60
     args.why_matches = min(args.why_matches, args.matches)
     begin = time.perf_counter()
-    rows: dict[str, list[dict]] = {}
-    for draw, chance in DRAWS.items():
-        luck = None
-        if chance is KeyedChance:  # the lab's own play loop, which records the dice luck
-            base, luck = lab_points(DEFAULT_RULES, 1, args.matches)
-        else:
-            base = points(DEFAULT_RULES, 1, args.matches, chance)
-        rows[draw] = [
-            measure(f, args.matches, args.changed_matches, chance, base, luck) for f in CHOICES
+    bases = {seed: lab_points(DEFAULT_RULES, seed, args.matches) for seed in SEEDS}
+    rows: dict[str, list[dict]] = {
+        "keyed by event": [
+            measure_keyed(f, args.matches, args.changed_matches, bases) for f in CHOICES
         ]
-        if chance is KeyedChance:
-            why = why_swapped(args.why_matches, base[: args.why_matches])
+    }
+    base = points(DEFAULT_RULES, 1, args.matches, random.Random)
+    rows["in sequence"] = [
+        measure(f, args.matches, args.changed_matches, random.Random, base) for f in CHOICES
+    ]
+    why = why_swapped(args.why_matches, bases[1][0][: args.why_matches])
+    why["identity"] = identity(args.matches, *bases[1])
     why["keys"] = compare_keyings(args.key_matches)
     why["key_matches"] = args.key_matches
     lines = report(args, rows, why, time.perf_counter() - begin)
@@ -307,78 +401,140 @@ def report(
         "",
     ]
     for draw, table in rows.items():
-        lines += [
-            f"## Chance {draw}",
-            "",
-            "| variant | winners changed | paired | unpaired | independent | gain "
-            "| difference [95 %] | paired + luck | luck explains | gain with luck "
-            "| difference with luck [95 %] |",
-            "| --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | --- |",
-        ]
+        keyed = draw == "keyed by event"
+        head = "| variant | winners changed | paired | unpaired | independent | gain "
+        head += "| difference [95 %] |"
+        rule = "| --- | ---: | ---: | ---: | ---: | ---: | --- |"
+        if keyed:
+            head += " paired + stakes | gain with stakes | difference with stakes [95 %] |"
+            rule += " ---: | ---: | --- |"
+        lines += [f"## Chance {draw}", "", head, rule]
         for row in table:
             gain = f"{row['unpaired'] / row['paired']:.2f} ×" if row["paired"] else "—"
-            delta = row["delta"]
-            luck = ["—", "—", "—", "—"]
-            if row["luck"] is not None:
-                adjusted = row["adjusted"]
-                luck = [
-                    f"{row['luck']:.4f}",
-                    f"{100 * row['explained']:.1f} %",
-                    f"{row['unpaired'] / row['luck']:.2f} ×" if row["luck"] else "—",
-                    f"{adjusted.estimate:+.4f} [{adjusted.low:+.4f}, {adjusted.high:+.4f}]",
+            cells = [
+                f"`{row['variant']}`",
+                str(row["changed"]),
+                f"{row['paired']:.4f}",
+                f"{row['unpaired']:.4f}",
+                f"{row['independent']:.4f}",
+                gain,
+                shown(row["delta"]),
+            ]
+            if keyed:
+                adjusted = row["fits"][1]["stakes"].delta
+                width = half(adjusted)
+                cells += [
+                    f"{width:.4f}",
+                    f"{row['unpaired'] / width:.2f} ×" if width > NO_WIDTH else "—",
+                    shown(adjusted),
                 ]
-            lines.append(
-                f"| `{row['variant']}` | {row['changed']} | {row['paired']:.4f} "
-                f"| {row['unpaired']:.4f} | {row['independent']:.4f} | {gain} "
-                f"| {delta.estimate:+.4f} [{delta.low:+.4f}, {delta.high:+.4f}] | "
-                + " | ".join(luck)
-                + " |"
-            )
+            lines.append("| " + " | ".join(cells) + " |")
         lines.append("")
     lines += [
         "Target (issue 21): paired ≥ 1.5 × narrower for `weather=coin` and `grimoire=swapped`. "
         "A variant whose paired half-width is 0 never changed a match: the bots never brought "
-        "the rule into play (the lab's coverage counts say so).",
+        "the rule into play (the lab's coverage counts say so). *Paired + stakes*: the lab's "
+        "interval, the paired differences adjusted for the stake-weighted dice luck (below).",
         "",
     ]
-    return lines + luck_lines(rows["keyed by event"]) + why_lines(why)
+    return lines + luck_lines(args, rows["keyed by event"], why["identity"]) + why_lines(why)
 
 
-def luck_lines(table: list[dict]) -> list[str]:
-    """What the control variate on the dice luck buys (the keyed table's last columns)."""
-    swapped = next(row for row in table if row["variant"] == "grimoire=swapped")
-    gain = swapped["unpaired"] / swapped["paired"]
-    needed = 1 - (gain / 1.5) ** 2  # the share of the paired variance 1.5 x needs
-    luck_gain = swapped["unpaired"] / swapped["luck"]
-    verdict = "reaches" if luck_gain >= 1.5 else "stays below"
-    return [
+def shown(interval: Interval) -> str:
+    return f"{interval.estimate:+.4f} [{interval.low:+.4f}, {interval.high:+.4f}]"
+
+
+def luck_lines(args: argparse.Namespace, table: list[dict], same: dict) -> list[str]:
+    """What each control variate on the dice luck buys, on both master seeds."""
+    lines = [
         "## The dice luck as a control variate",
         "",
-        "*Paired + luck* (keyed chance only: the lab's play loop records the luck): the same "
-        "per-match differences regressed on the differences of the two readings' dice luck "
-        "(`akvo.lab.stats.luck_adjusted`): per match, for attack rolls, defence rolls and "
-        "their criticals, of shots at a mage and at the chest apart, A's successes minus "
-        "their chances (given the dice, modifier and threshold of each roll and reroll) minus "
-        "B's: eight controls of expectation exactly 0 under any reading. The interval is the "
-        "regression's at zero luck difference (Student, n − 9 degrees of freedom). *Luck "
-        "explains*: the share of the variance of the paired differences it accounts for (R², "
-        "on the same matches). *Gain with luck* "
-        "= unpaired / paired + luck.",
+        "Keyed chance only (the lab's play loop records the luck). The per-match differences "
+        "of A's points are regressed on controls of expectation exactly 0 under either "
+        "reading, and the interval is the regression's at zero control (Student, n − k − 1 "
+        "degrees of freedom for k controls; `akvo.lab.stats.luck_adjusted`). A roll's *luck* "
+        "is its success (1 or 0) minus its chance of success given the dice, modifier and "
+        "threshold it had, for the side that rolled it (A's plus, B's minus); its faces are "
+        "uniform whatever led to the roll, so each roll's luck has mean 0, and so has any "
+        "sum of them each times a weight fixed before that roll (a martingale, as in the "
+        "poker estimators DIVAT and AIVAT): that is why every control below has "
+        "expectation exactly 0, whatever the reading, the bots or the weights' accuracy.",
         "",
-        f"`grimoire=swapped`: the luck explains {100 * swapped['explained']:.1f} % of the "
-        f"paired variance; the gain goes from {gain:.2f} × to {luck_gain:.2f} ×, which "
-        f"{verdict} the 1.5 × target (reaching it from {gain:.2f} × needs "
-        f"{100 * needed:.0f} %)."
-        + (
-            " Which dice came up explains little of a match's result once the two readings "
-            "have parted: the rolls differ from turn 2 on, and the result follows from which "
-            "shots were taken, at what, with which runes, more than from how lucky the dice "
-            "were."
-            if luck_gain < 1.5
-            else ""
-        ),
+        "- *luck* (8, what the lab used before): the luck summed by kind — attack and "
+        "defence rolls and their criticals, shots at a mage and at the chest apart — the "
+        "variant's minus the default's;",
+        "- *by tier* (32): the same split by the turn's tier;",
+        "- *stakes* (20, the lab's now, `akvo.lab.results.STAKE_COLUMNS`): each roll's luck times "
+        "what its success puts at stake, known before the roll, by a cheap value of the match "
+        "(`akvo.lab.stats.win_share`: A's expected match points from the score difference and the "
+        "turn, the difference still to come taken normal with a spread per turn measured once on "
+        "the default reading's first 2000 matches of master seed 1: on seed 2 the weights owe "
+        "nothing to the matches they adjust): at the chest, the points the attack would score (× "
+        "the chance that the interception to come fails) or the interception would save, their "
+        "change in that value; at a mage, a push, weighted by what a point is worth at the margin "
+        "then, per turn tier (`akvo.lab.stats.roll_stakes`); the weight is rounded to a millionth "
+        "before the roll, so the columns are exact integers and their sum over a roll's faces is "
+        "exactly 0 (a test tries every face of every roll of two matches);",
+        "- *stakes per reading* (40): each reading's own stake columns as controls, not "
+        "their difference;",
+        "- *stakes, β of the other seed*: the stakes' coefficients fitted on the other master "
+        "seed's matches and applied to these (out of sample: fixed coefficients, so the "
+        "plain Student interval of what is left, n − 1 degrees of freedom).",
+        "",
+        f"Gain = unpaired / adjusted half-width, {args.matches} matches per reading per seed; "
+        "R² (the share of the paired variance explained, on the same matches) in brackets.",
+        "",
+        "| variant | master seed | paired | luck | by tier | stakes | stakes per reading "
+        "| stakes, β of the other seed | difference with stakes [95 %] |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+    ]
+    for row in table:
+        for seed in SEEDS:
+            fit = row["fits"][seed]
+            unpaired = fit["unpaired"]
+
+            def gain(width: float, unpaired: float = unpaired) -> str:
+                return f"{unpaired / width:.2f} ×" if width > NO_WIDTH else "—"
+
+            cells = [f"`{row['variant']}`", str(seed), gain(fit["plain"])]
+            for kind in CONTROLS:
+                adjusted = fit[kind]
+                cells.append(f"{gain(half(adjusted.delta))} ({100 * adjusted.explained:.0f} %)")
+            cells += [gain(half(fit["elsewhere"])), shown(fit["stakes"].delta)]
+            lines.append("| " + " | ".join(cells) + " |")
+    swapped = next(row for row in table if row["variant"] == "grimoire=swapped")
+    coin = next(row for row in table if row["variant"] == "weather=coin")
+
+    def gains(row: dict, kind: str) -> str:
+        values = []
+        for seed in SEEDS:
+            fit = row["fits"][seed]
+            width = half(fit[kind].delta if kind in CONTROLS else fit[kind])
+            values.append(f"{fit['unpaired'] / width:.2f} ×")
+        return " and ".join(values)
+
+    plain = " and ".join(
+        f"{swapped['fits'][seed]['unpaired'] / swapped['fits'][seed]['plain']:.2f} ×"
+        for seed in SEEDS
+    )
+    delta = same["stakes"].delta
+    lines += [
+        "",
+        f"`grimoire=swapped` (seeds 1 and 2): paired {plain}, with the plain luck "
+        f"{gains(swapped, 'luck')}, with the stakes {gains(swapped, 'stakes')}, and "
+        f"{gains(swapped, 'elsewhere')} with the coefficients fitted on the other seed; "
+        f"`weather=coin`: {gains(coin, 'stakes')} with the stakes. Weighting each roll by "
+        "what is at stake is what pays: the same luck split by tier, or each reading's own "
+        "columns, adds controls (degrees of freedom, overfitting) and little else. A point "
+        "scored at turn 8 of a close match decides it; a roll at turn 3 or in a lopsided "
+        "match hardly matters, and the plain sums weigh both alike.",
+        "",
+        f"The default reading against itself (seed 1): {same['changed']} winners changed, "
+        f"difference with stakes {shown(delta)} (exactly 0: the controls do not vary, the "
+        "plain paired interval is kept).",
         "",
     ]
+    return lines
 
 
 def correlation(row: dict) -> float:
@@ -427,8 +583,9 @@ def why_lines(why: dict) -> list[str]:
         "dropped; 1.5 × needs 0.56). The gain falls below 1.5 × once a few resolutions "
         "differ; `grimoire=swapped` changes the effect of every Confusion and Relance rune "
         "played, so its gain sits with the yardstick's *all*, whatever the keying. 1.5 × for "
-        "this variant needs another estimator, not other dice (the control variate on the "
-        "dice luck is measured above).",
+        "this variant needs another estimator, not other dice: the control variate on the "
+        "stake-weighted dice luck above, which removes from each paired difference the part "
+        "that the dice, not the rule, decided.",
         "",
         "## Keys compared",
         "",

@@ -19,7 +19,14 @@ Runs on dask.distributed (a LocalCluster by default, or ``client=`` / ``schedule
 
 from akvo.lab.options import parse_rules, rules_text
 from akvo.lab.ratings import bradley_terry
-from akvo.lab.results import COLUMNS, LUCK_COLUMNS, LabError, MatchResult, Results
+from akvo.lab.results import (
+    COLUMNS,
+    LUCK_COLUMNS,
+    STAKE_COLUMNS,
+    LabError,
+    MatchResult,
+    Results,
+)
 from akvo.lab.run import compare, dask_client, replay_match, simulate
 from akvo.lab.stats import (
     Comparison,
@@ -31,6 +38,7 @@ from akvo.lab.stats import (
     mean_interval,
     paired,
     proportion,
+    roll_stakes,
     summarise,
 )
 from akvo.lab.tournament import BalanceReport, tournament
@@ -38,6 +46,7 @@ from akvo.lab.tournament import BalanceReport, tournament
 __all__ = [
     "COLUMNS",
     "LUCK_COLUMNS",
+    "STAKE_COLUMNS",
     "BalanceReport",
     "Comparison",
     "Interval",
@@ -56,6 +65,7 @@ __all__ = [
     "parse_rules",
     "proportion",
     "replay_match",
+    "roll_stakes",
     "rules_text",
     "simulate",
     "summarise",

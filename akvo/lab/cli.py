@@ -141,7 +141,7 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> None:
         print(second.summary(args.method).to_text(), file=out)
         print(
             "# paired difference of A's match points (win 1, draw 1/2); also adjusted for "
-            "the dice luck (a control variate of mean 0)",
+            "the dice luck weighted by what each roll put at stake (a control variate of mean 0)",
             file=out,
         )
         print(diff.to_text(), file=out)

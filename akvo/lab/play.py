@@ -19,12 +19,19 @@ from typing import Any
 from akvo.bots import make_bot
 from akvo.config import RulesConfig
 from akvo.lab.coverage import MatchUses
-from akvo.lab.results import LUCK_COLUMNS, LUCK_UNIT, MatchResult
+from akvo.lab.results import (
+    LUCK_COLUMNS,
+    LUCK_UNIT,
+    STAKE_COLUMNS,
+    STAKE_WEIGHT_UNIT,
+    MatchResult,
+)
+from akvo.lab.stats import roll_stakes
 from akvo.match.board import CHARS, CHEST, SIDE_NAMES
 from akvo.match.chance import ROLLS
 from akvo.match.core import CHANCE
 from akvo.match.phases import ORDERS, RELANCE, REROLL, WEATHER
-from akvo.match.shooting import roll_target
+from akvo.match.shooting import can_intercept, roll_dice, roll_target
 from akvo.match.state import MatchState, new_match
 from akvo.match.streams import KeyedChance
 from akvo.rules import CRITICAL_MARGIN
@@ -90,6 +97,7 @@ def play_indexed(
     turn_start = [0, 0]
     apply = state.apply_action
     luck = [0] * len(LUCK_COLUMNS)  # A's minus B's, in LUCK_COLUMNS order
+    stakes = [0] * len(STAKE_COLUMNS)  # likewise, each roll's luck times its stake
     while True:
         player = state.player
         if player >= 0:
@@ -113,7 +121,7 @@ def play_indexed(
             if state.phase == WEATHER:
                 chance.apply(state)
             else:
-                _roll_luck(state, chance, luck)
+                _roll_luck(state, chance, luck, stakes)
             uses.after_roll()
         else:
             break
@@ -135,6 +143,7 @@ def play_indexed(
         ultimes_b=sum(state.ult_uses[CHARS:]),
         luck=tuple(luck),
         uses=uses.finish(state),
+        stakes=tuple(stakes),
     )
 
 
@@ -165,9 +174,11 @@ def _lucks(action: str, need: int) -> tuple[int, int]:
     return _luck(count, need, total), _luck(count, need + CRITICAL_MARGIN, total)
 
 
-def _roll_luck(state: MatchState, chance: KeyedChance, luck: list[int]) -> None:
+def _roll_luck(state: MatchState, chance: KeyedChance, luck: list[int], stakes: list[int]) -> None:
     """Draw and apply a roll (or reroll); add its luck for the side that rolled to
-    ``luck`` (:data:`~akvo.lab.results.LUCK_COLUMNS` order; A's plus, B's minus)."""
+    ``luck`` (:data:`~akvo.lab.results.LUCK_COLUMNS` order; A's plus, B's minus), and to
+    ``stakes`` the same luck times what the roll puts at stake
+    (:func:`akvo.lab.stats.roll_stakes`, in millionths), weighed before the dice come."""
     shot = state.shot
     assert shot is not None  # a roll's chance node is inside a shot
     stage = shot.stage  # 0: the shooter rolls, 1: the defender
@@ -177,10 +188,54 @@ def _roll_luck(state: MatchState, chance: KeyedChance, luck: list[int]) -> None:
     if state.phase == REROLL:  # the other dice stay: the new face must make up the rest
         dice = shot.dice
         need -= sum(dice) - dice[shot.relanced - 1]
-    at = stage + (4 if shot.target == CHEST else 0)  # a shot at a mage, then the chest
-    success, critical = _lucks(chance.apply(state), need)
+    chest = shot.target == CHEST
+    at = stage + (4 if chest else 0)  # a shot at a mage, then the chest
+    critical = stage == 1 and shot.attack is not None and shot.attack.critical
+    parried, rolls = _parry(state) if stage == 0 else (0, 1)
+    lead = state.scores[0] - state.scores[1]
+    column, weight, weight_critical = _weights(
+        chest, stage, lead, state.turn, shot.side, parried, rolls, critical
+    )
+    success, critical_luck = _lucks(chance.apply(state), need)
     luck[at] += sign * success
-    luck[at + 2] += sign * critical
+    luck[at + 2] += sign * critical_luck
+    stakes[column] += sign * weight * success
+    stakes[column + 1] += sign * weight_critical * critical_luck
+
+
+def _parry(state: MatchState) -> tuple[int, int]:
+    """Before an attack roll: the chance that the defence or interception roll that its
+    success would bring succeeds (its dice and target are set by then: runes, Résilience,
+    distance), as (rolls that reach it, rolls); none when no interception can follow."""
+    shot = state.shot
+    assert shot is not None and shot.stage == 0
+    if not can_intercept(shot):
+        return 0, 1
+    shot.stage = 1  # read the defender's roll as the engine will set it
+    try:
+        count = roll_dice(state)
+        modifier, threshold = roll_target(state)
+    finally:
+        shot.stage = 0
+    return _reach(count, threshold - modifier), _ROLL_COUNTS[count]
+
+
+@cache
+def _weights(
+    chest: bool,
+    stage: int,
+    lead: int,
+    turn: int,
+    shooter: int,
+    parried: int,
+    rolls: int,
+    critical: bool,
+) -> tuple[int, int, int]:
+    """:func:`akvo.lab.stats.roll_stakes` (the parry's chance ``parried / rolls``) with the
+    weights in millionths, looked up once (a few hundred situations recur)."""
+    column, weights = roll_stakes(chest, stage, lead, turn, shooter, parried / rolls, critical)
+    success, critical_success = weights
+    return column, round(success * STAKE_WEIGHT_UNIT), round(critical_success * STAKE_WEIGHT_UNIT)
 
 
 def _turn_edge(favoured: str, start: list[int], scores: list[int]) -> int:

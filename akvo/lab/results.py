@@ -27,6 +27,24 @@ LUCK_COLUMNS: tuple[str, ...] = tuple(
 )
 #: One success in the luck columns' unit.
 LUCK_UNIT = 1296
+#: The dice luck weighted by what was at stake in each roll (:class:`MatchResult`): of
+#: shots at the chest, then of shots at a mage per turn tier (what a push is worth changes
+#: as the match goes on).
+STAKE_COLUMNS: tuple[str, ...] = (
+    *(
+        f"stake_{kind}_chest"
+        for kind in ("attack", "attack_critical", "defence", "defence_critical")
+    ),
+    *(
+        f"stake_{kind}_mage_tier{tier}"
+        for tier in (1, 2, 3, 4)
+        for kind in ("attack", "attack_critical", "defence", "defence_critical")
+    ),
+)
+#: A roll's weight is rounded to a millionth before the roll (so the columns are exact
+#: integers): one success times a weight of 1 in the stake columns' unit.
+STAKE_WEIGHT_UNIT = 10**6
+STAKE_UNIT = LUCK_UNIT * STAKE_WEIGHT_UNIT
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,8 +62,12 @@ class MatchResult:
     the chest), its success (1 or 0) minus its chance of success given the dice, modifier
     and threshold it had, for the side that rolled it, A's minus B's; the ``_critical``
     ones likewise for a critical success. Each face is uniform whatever led to its roll,
-    so every such column has expectation exactly 0 under any reading: control variates for
-    a paired comparison (:func:`akvo.lab.stats.paired`).
+    so every such column has expectation exactly 0 under any reading. ``stakes``, one
+    count per column of :data:`STAKE_COLUMNS`, in 1/:data:`STAKE_UNIT`: the same luck, each
+    roll's multiplied by a weight fixed before the roll, what its success changes in A's
+    match points by a cheap value of the match (:func:`akvo.lab.stats.roll_stakes`); a
+    weight known before the roll keeps the expectation exactly 0. Control variates for a
+    paired comparison (:func:`akvo.lab.stats.paired`).
     """
 
     index: int
@@ -63,11 +85,13 @@ class MatchResult:
     ultimes_b: int
     luck: tuple[int, ...] = (0,) * len(LUCK_COLUMNS)
     uses: tuple[int, ...] = ()
+    stakes: tuple[int, ...] = (0,) * len(STAKE_COLUMNS)
 
     def as_row(self) -> dict[str, Any]:
         """The match as one line of the table: ``{column: value}`` for :data:`COLUMNS`."""
         row: dict[str, Any] = {name: getattr(self, name) for name in _BASE_COLUMNS}
         row.update(zip(LUCK_COLUMNS, self.luck, strict=True))
+        row.update(zip(STAKE_COLUMNS, self.stakes, strict=True))
         row.update(zip(USE_COLUMNS, self.uses, strict=True))
         return row
 
@@ -77,23 +101,27 @@ class MatchResult:
 
 
 _BASE_COLUMNS: tuple[str, ...] = tuple(
-    f.name for f in fields(MatchResult) if f.name not in ("luck", "uses")
+    f.name for f in fields(MatchResult) if f.name not in ("luck", "uses", "stakes")
 )
-#: The table's columns: the match, its luck, then what it used
-#: (:data:`~akvo.lab.coverage.USE_COLUMNS`).
-COLUMNS: tuple[str, ...] = (*_BASE_COLUMNS, *LUCK_COLUMNS, *USE_COLUMNS)
+#: The table's columns: the match, its luck, its luck weighted by the stakes, then what it
+#: used (:data:`~akvo.lab.coverage.USE_COLUMNS`).
+COLUMNS: tuple[str, ...] = (*_BASE_COLUMNS, *LUCK_COLUMNS, *STAKE_COLUMNS, *USE_COLUMNS)
 _INT_COLUMNS = (
     {f.name for f in fields(MatchResult) if f.type in ("int", int)}
     | set(LUCK_COLUMNS)
+    | set(STAKE_COLUMNS)
     | set(USE_COLUMNS)
 )
 _USE_INDEX = {name: i for i, name in enumerate(USE_COLUMNS)}
 _LUCK_INDEX = {name: i for i, name in enumerate(LUCK_COLUMNS)}
+_STAKE_INDEX = {name: i for i, name in enumerate(STAKE_COLUMNS)}
 
 
 def _row(data: dict[str, Any]) -> MatchResult:
     if not any(c in data for c in LUCK_COLUMNS):  # a table from before the luck: none known
         data = {**data, **dict.fromkeys(LUCK_COLUMNS, 0)}
+    if not any(c in data for c in STAKE_COLUMNS):  # from before the stakes: none known
+        data = {**data, **dict.fromkeys(STAKE_COLUMNS, 0)}
     missing = [c for c in COLUMNS if c not in data]
     if missing:
         raise LabError(f"results row lacks column(s): {', '.join(missing)}")
@@ -104,8 +132,9 @@ def _row(data: dict[str, Any]) -> MatchResult:
     except (TypeError, ValueError) as error:
         raise LabError(f"results row has a bad value: {error}") from None
     luck = tuple(values.pop(c) for c in LUCK_COLUMNS)
+    stakes = tuple(values.pop(c) for c in STAKE_COLUMNS)
     uses = tuple(values.pop(c) for c in USE_COLUMNS)
-    return MatchResult(**values, luck=luck, uses=uses)
+    return MatchResult(**values, luck=luck, uses=uses, stakes=stakes)
 
 
 @dataclass(frozen=True)
@@ -136,6 +165,8 @@ class Results(Sequence[MatchResult]):
             return [row.use(name) for row in self.rows]
         if name in _LUCK_INDEX:
             return [row.luck[_LUCK_INDEX[name]] for row in self.rows]
+        if name in _STAKE_INDEX:
+            return [row.stakes[_STAKE_INDEX[name]] for row in self.rows]
         return [getattr(row, name) for row in self.rows]
 
     # --- export ----------------------------------------------------------------------------

@@ -9,10 +9,11 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, Final
 
 from akvo.lab.coverage import USE_COLUMNS, RuleUse, rule_uses, use_label
-from akvo.lab.results import LUCK_UNIT, LabError, Results
+from akvo.lab.results import STAKE_UNIT, LabError, Results
+from akvo.rules import tier_for_turn
 
 LEVEL = 0.95
 METHODS = ("wilson", "exact")
@@ -165,18 +166,81 @@ def _use(counts: list[int]) -> tuple[int, int]:
 
 _POINTS = {"A": 1.0, "draw": 0.5, "B": 0.0}
 
+# --- What a roll puts at stake (the weights of the stake-weighted luck) -------------------
+#: By turn (index 1–10), the spread (standard deviation) of the score difference still to
+#: come from that turn to the end of the match, measured once on greedy matches (Perrockiss
+#: against Fish Tank, default rules, the first 2000 matches of master seed 1): the only
+#: fitted figures of the cheap value below. Other figures, teams or bots leave the
+#: controls' expectation exactly 0 (each weight is still fixed before its roll); they only
+#: explain less of the variance.
+REMAINING_SPREAD: Final = (3.1, 3.1, 3.1, 3.1, 2.75, 2.55, 2.0, 1.65, 0.8, 0.95, 0.6)
+
+
+def win_share(lead: int, turn: int) -> float:
+    """A cheap value of a match: A's expected match points (win 1, draw ½) when A leads by
+    ``lead`` points during ``turn``, were the difference still to come normal with the
+    turn's :data:`REMAINING_SPREAD` (R25: the higher score after turn 8 wins)."""
+    return 0.5 * (1 + math.erf(lead / (REMAINING_SPREAD[turn] * math.sqrt(2))))
+
+
+def point_stake(lead: int, turn: int, side: int, points: int) -> float:
+    """How much ``points`` more for ``side`` (0: A) change :func:`win_share`."""
+    return abs(win_share(lead + (points if side == 0 else -points), turn) - win_share(lead, turn))
+
+
+def leverage(lead: int, turn: int) -> float:
+    """What a point is worth at the margin (:func:`win_share`'s slope): the weight of the
+    rolls whose effect is on the board (a push), not on the score."""
+    spread = REMAINING_SPREAD[turn]
+    return math.exp(-0.5 * (lead / spread) ** 2) / (spread * math.sqrt(2 * math.pi))
+
+
+def roll_stakes(
+    chest: bool, stage: int, lead: int, turn: int, shooter: int, parry: float, critical: bool
+) -> tuple[int, tuple[float, float]]:
+    """What is at stake in one roll of a shot, known before the roll: its first column in
+    :data:`~akvo.lab.results.STAKE_COLUMNS` (the success's; the critical's is next) and the
+    weights of its success and of its critical success, in A's match points by the cheap
+    value (:func:`win_share`). ``stage`` 0 is the shooter's roll, 1 the defender's;
+    ``lead``: A's score minus B's; ``parry``: the chance that the defence or interception
+    roll to come succeeds (0 when none can follow); ``critical``: whether the attack was a
+    critical success (a defence roll: 2 points at stake at the chest, a push of 2).
+
+    At the chest, an attack's success scores 1 point unless parried, its critical 1 more;
+    an interception saves the points, its critical pushes the shooter back (weighted as a
+    push). At a mage, a success is a push (weighted by :func:`leverage`), by turn tier.
+
+    Why the controls stay of expectation exactly 0: a roll's luck (success minus its
+    chance) has mean 0 over its uniform faces whatever led to it, and the weight is
+    fixed before the dice come, so weight × luck has mean 0 too (a martingale, as in the
+    poker estimators DIVAT and AIVAT). The value need not be right: a better one only
+    explains more of the variance."""
+    if chest:
+        if stage == 0:
+            one = point_stake(lead, turn, shooter, 1)
+            two = point_stake(lead, turn, shooter, 2)
+            return 0, ((1 - parry) * one, (1 - parry) * (two - one))
+        saved = point_stake(lead, turn, shooter, 1 + critical)
+        return 2, (saved, leverage(lead, turn))
+    column = 4 * tier_for_turn(turn) + 2 * stage
+    push = leverage(lead, turn)
+    if stage == 0:
+        return column, ((1 - parry) * push, (1 - parry) * push)
+    return column, ((1 + critical) * push, push)
+
 
 @dataclass(frozen=True, slots=True)
 class LuckAdjusted:
     """The paired difference with the dice luck taken into account (a control variate).
 
-    Each match's luck (:data:`~akvo.lab.results.LUCK_COLUMNS`) has expectation exactly 0
-    under either reading, so its difference between the readings, X, has mean 0 too: the
-    per-match difference of points D is regressed on X, and ``delta`` is the regression's
-    value at X = 0 (mean D − β·mean X), with the 95 % Student interval of that value from
-    the residuals (n − k − 1 degrees of freedom, k the controls that vary). ``betas``: A's
-    points per success of luck, one per luck column (0 for a column that never varies);
-    ``explained``: the share of the variance of D the luck accounts for (R²).
+    Each match's controls — the lab uses its stake-weighted luck
+    (:data:`~akvo.lab.results.STAKE_COLUMNS`) — have expectation exactly 0 under either
+    reading, so their difference between the readings, X, has mean 0 too: the per-match
+    difference of points D is regressed on X, and ``delta`` is the regression's value at
+    X = 0 (mean D − β·mean X), with the 95 % Student interval of that value from the
+    residuals (n − k − 1 degrees of freedom, k the controls that vary). ``betas``: A's
+    points per unit of each control (0 for a control that never varies); ``explained``:
+    the share of the variance of D the controls account for (R²).
     """
 
     delta: Interval
@@ -235,8 +299,9 @@ class Comparison:
     interval two independent runs of this size would give (Welch), so that ``gain`` — how
     many times narrower the paired interval is — says what the common random numbers bought;
     ``changed`` counts matches whose winner differs; ``luck`` is the same difference with
-    the dice luck taken into account (:class:`LuckAdjusted`), and ``luck_gain`` what it
-    buys over two independent runs.
+    the dice luck taken into account (:class:`LuckAdjusted` on the stake-weighted luck,
+    :data:`~akvo.lab.results.STAKE_COLUMNS`), and ``luck_gain`` what it buys over two
+    independent runs.
     """
 
     matches: int
@@ -337,7 +402,7 @@ def paired(first: Results, second: Results) -> Comparison:
     two = [_POINTS[r.winner] for r in second]
     differences = [b - a for a, b in zip(one, two, strict=True)]
     luck = [
-        [(y - x) / LUCK_UNIT for x, y in zip(a.luck, b.luck, strict=True)]
+        [(y - x) / STAKE_UNIT for x, y in zip(a.stakes, b.stakes, strict=True)]
         for a, b in zip(first, second, strict=True)
     ]
     return Comparison(
