@@ -220,6 +220,26 @@ def test_win_rate_button_runs_a_paired_simulation_with_wilson_intervals() -> Non
     assert _cell(html, "akvo-variant-prodige-wins-changed") == str(comparison.changed)
     (rule,) = comparison.rules  # « matchs où la règle a joué »: here 1 of 4
     assert _cell(html, "akvo-variant-prodige-played") == str(rule.matches) == "1"
+    assert "akvo-variant-prodige-wins-luck" not in html  # 4 matches: too few to fit the luck
+
+
+def test_the_variants_page_shows_the_difference_corrected_for_the_dice_luck() -> None:
+    """With enough matches the page adds the lab's luck-adjusted difference (the dice luck
+    weighed by what each roll put at stake) and how much narrower its interval is than two
+    independent runs'."""
+    options = {"n": 40, "seed": variants.SEED, "workers": 0}
+    teams, bots = variants.TEAMS, variants.BOTS_PLAYING
+    first = simulate(*teams, bots, None, **options)  # type: ignore[arg-type]
+    second = simulate(*teams, bots, "grimoire=swapped", **options)  # type: ignore[arg-type]
+    comparison = paired(first, second)
+    assert comparison.luck is not None and any(comparison.luck.betas)
+    html = variants.wins_html("grimoire", first, second, comparison)
+    shown = variants.points_text(comparison.luck.delta, signed=True)
+    assert _cell(html, "akvo-variant-grimoire-wins-luck") == shown
+    assert comparison.luck.delta != comparison.delta
+    assert 1 < comparison.gain < comparison.luck_gain  # 1.23 and 1.31 on these 40
+    gain = f"{comparison.luck_gain:.1f}".replace(".", ",")
+    assert f"un intervalle {gain} fois plus étroit que celui de deux séries" in html
 
 
 def test_a_rule_the_bots_never_played_is_said_so_not_shown_as_no_effect() -> None:

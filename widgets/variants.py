@@ -322,8 +322,31 @@ def wins_html(
         f"<b class='{css}-delta'>{points_text(delta, signed=True)}</b> ; {verdict} "
         f"Vainqueur changé dans <b class='{css}-changed'>{integer(changed)}</b>"
         f" {'match' if changed < 2 else 'matchs'} sur {integer(comparison.matches)}.</p>"
+        + _luck_text(comparison, css)
     )
     return c.table(header, rows) + text + played
+
+
+def _luck_text(comparison: Comparison, css: str) -> str:
+    """The paired difference once the dice luck is accounted for (each roll's luck weighed
+    by what it put at stake, of mean 0 under either reading: :mod:`akvo.lab.stats`), and
+    how much narrower its interval is than two independent runs' — what the common dice
+    and the luck bought."""
+    luck = comparison.luck
+    if luck is None or not any(luck.betas):  # too few matches to fit it: nothing to add
+        return ""
+    gain = comparison.luck_gain
+    narrower = (
+        f"un intervalle {decimal(gain, 1)} fois plus étroit que celui de deux séries de "
+        "matchs indépendantes"
+        if gain != float("inf")
+        else "sans incertitude"
+    )
+    return (
+        "<p>La même différence, corrigée de la chance aux dés (chaque jet pesé par ce "
+        "qu’il mettait en jeu ; une correction nulle en moyenne) : "
+        f"<b class='{css}-luck'>{points_text(luck.delta, signed=True)}</b>, {narrower}.</p>"
+    )
 
 
 def _times(count: int) -> str:
