@@ -18,8 +18,10 @@ reads the *loss*:
   them is too large as often as it is real. Where those rollouts show a loss, the best
   option and the choice are estimated again on fresh rollouts (another seed, the same
   dice for both: :attr:`Decision.retest`), and the *loss* is their difference when those
-  show it too, else 0. The random player's decisions lost 4–14 times more win chance
-  than the greedy bot's on 20 matches without this, 1.6 times on one such sample;
+  show it too, else 0. On 200 matches of the random bot against the greedy bot from
+  turn 8 (4 rollouts per option, up to 16), this halved the greedy bot's mean loss
+  (0.0013 → 0.0007: losses of the first rollouts it does not confirm) and cut the random
+  player's by a third (0.0070 → 0.0047);
 - rollouts are spent where they decide: every option gets ``rollouts`` first, and only
   where the difference is neither shown nor surely below 5 points are they doubled, up to
   ``max_rollouts`` (4 × by default); the retest starts with as many rollouts as the
