@@ -213,18 +213,20 @@ def test_one_side_only() -> None:
 
 
 def test_dask_workers_give_the_same_rows_with_progress() -> None:
+    """Seed 0: one decision's loss is retested (its own seed, its own memo table)."""
     seen: list[tuple[int, int]] = []
     with dask_client(2, processes=False) as client:
         result = analyse(
             record(),
-            seed=4,
+            seed=0,
             client=client,
             rollouts=3,
             progress=False,
             on_progress=lambda done, total: seen.append((done, total)) is None,
         )
-    assert result.decisions == analysis().decisions
-    total = len(analysis().decisions)
+    assert result.decisions == analysis(0).decisions
+    assert sum(row.retest is not None for row in result.decisions) == 1
+    total = len(analysis(0).decisions)
     assert seen[-1] == (total, total) and len(seen) > 1
 
 
@@ -232,11 +234,13 @@ def test_shared_rollouts_give_the_same_rows_as_rollouts_played_alone() -> None:
     """The memo (issue 19.6) only cuts play short where the result is known: every row,
     every rollout's outcome, is the one each rollout played in full gives."""
     indices = [index for index, _state, _action in decision_nodes(record())]
-    plan = Plan(3, 12, 4)
+    plan = Plan(3, 12, 0)  # seed 0: a retest too
     shared = analyse_chunk(record(), indices, plan, share=True)
     alone = analyse_chunk(record(), indices, plan, share=False)
     assert shared == alone and len(shared) == len(indices)
     assert [row.options for row in shared] == [row.options for row in alone]
+    assert [row.retest for row in shared] == [row.retest for row in alone]
+    assert sum(row.retest is not None for row in shared) == 1
 
 
 @pytest.mark.parametrize("count", [1, 2, 5, 12, 400])

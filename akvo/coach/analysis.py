@@ -291,7 +291,9 @@ class Analysis:
     result: str | None  # "A", "B", "draw", or None for a match not finished
 
     def curve(self) -> tuple[CurvePoint, ...]:
-        """Side A's win chance after each analysed decision (its own or B's), in order."""
+        """Side A's win chance after each analysed decision (its own or B's), in order: the
+        chosen option's first estimate (the same rollout seeds at every decision, a smooth
+        curve), not the retest's."""
         points = []
         for row in self.decisions:
             chosen = row.chosen
