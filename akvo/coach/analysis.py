@@ -14,8 +14,8 @@ reads the *loss*:
   and a good player's decisions would collect losses that are only noise (with 16
   rollouts and a few options, the greedy bot lost « 2 points » a decision that way);
 - and shown *twice*: the best option was picked as the maximum of noisy estimates, so on
-  its own rollouts it looks better than it is (the winner's curse), and a loss read from
-  them is too large as often as it is real. Where those rollouts show a loss, the best
+  its own rollouts it looks better than it is (the winner's curse): a loss read from them
+  is too large, or no loss at all. Where those rollouts show a loss, the best
   option and the choice are estimated again on fresh rollouts (another seed, the same
   dice for both: :attr:`Decision.retest`), and the *loss* is their difference when those
   show it too, else 0. On 200 matches of the random bot against the greedy bot from
@@ -24,9 +24,10 @@ reads the *loss*:
   player's by a third (0.0070 → 0.0047);
 - rollouts are spent where they decide: every option gets ``rollouts`` first, and only
   where the difference is neither shown nor surely below 5 points are they doubled, up to
-  ``max_rollouts`` (4 × by default); the retest starts with as many rollouts as the
-  estimate that showed the loss and doubles likewise. A decision settled at once costs no
-  more, and only the few decisions with a loss are retested.
+  ``max_rollouts`` (4 × by default); the retest (two options) starts with as many
+  rollouts as the estimate that showed the loss and doubles likewise, up to
+  :data:`RETEST_FACTOR` × ``max_rollouts``. A decision settled at once costs no more, and
+  only the few decisions with a loss are retested (a whole match: 2 % more rollouts).
 
 A loss earns a verdict (:data:`VERDICTS`; one point = 1 % of win chance):
 
