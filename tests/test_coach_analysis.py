@@ -25,9 +25,10 @@ from akvo.coach.analysis import (
     chunks,
     decision_nodes,
     paired_difference,
+    retest_seed,
     verdict,
 )
-from akvo.coach.chances import WIN, OptionChance
+from akvo.coach.chances import WIN, OptionChance, WinChances
 from akvo.errors import RecordError
 from akvo.lab.run import dask_client
 from akvo.match import decisions
@@ -56,8 +57,9 @@ def record() -> dict[str, Any]:
 
 
 @cache
-def analysis() -> Analysis:
-    return analyse(record(), seed=4, **FAST)
+def analysis(seed: int = 4) -> Analysis:
+    """Seed 4 shows no loss in this short match; seed 0 shows one (a retest)."""
+    return analyse(record(), seed=seed, **FAST)
 
 
 def _sign_test_p(best: OptionChance, chosen: OptionChance) -> float:
@@ -69,8 +71,17 @@ def _sign_test_p(best: OptionChance, chosen: OptionChance) -> float:
     return sum(math.comb(n, k) for k in range(ahead, n + 1)) / 2**n
 
 
-def test_every_decision_has_a_row_with_the_choice_recorded() -> None:
-    result = analysis()
+def _shown(best: OptionChance, chosen: OptionChance) -> bool:
+    return (
+        best.action != chosen.action
+        and paired_difference(best, chosen).low > 0
+        and _sign_test_p(best, chosen) < 0.025
+    )
+
+
+@pytest.mark.parametrize(("seed", "retests"), [(4, 0), (0, 1)])
+def test_every_decision_has_a_row_with_the_choice_recorded(seed: int, retests: int) -> None:
+    result = analysis(seed)
     recorded = [(i + 1, s.current_player) for i, s, _ in decision_nodes(record())]
     assert [(row.coup, row.side) for row in result.decisions] == recorded
     actions = record()["actions"]
@@ -78,18 +89,23 @@ def test_every_decision_has_a_row_with_the_choice_recorded() -> None:
         assert row.chosen.action == actions[row.coup - 1]
         assert row.best in row.options and row.chosen in row.options
         assert row.best.wins >= max(o.wins for o in row.options)
-        assert row.difference == row.best.p - row.chosen.p >= 0
-        shown = (
-            row.best != row.chosen
-            and paired_difference(row.best, row.chosen).low > 0
-            and _sign_test_p(row.best, row.chosen) < 0.025
-        )
-        assert row.loss == (row.difference if shown else 0.0)
-        assert row.verdict == verdict(row.loss)
+        assert row.best.p >= row.chosen.p
         assert row.chosen.rollouts in (3, 6, 12)
         assert all(o.rollouts == row.chosen.rollouts for o in row.options)
+        assert (row.retest is not None) == _shown(row.best, row.chosen)
+        if row.retest is None:
+            assert row.judged == (row.best, row.chosen) and row.loss == 0.0
+            continue
+        best, chosen = row.retest
+        assert (best.action, chosen.action) == (row.best.action, row.chosen.action)
+        assert best.rollouts == chosen.rollouts in (6, 12, 24, 48)  # 12 × RETEST_FACTOR
+        assert best.rollouts >= row.chosen.rollouts
+        assert row.difference == best.p - chosen.p
+        assert row.loss == (row.difference if _shown(best, chosen) else 0.0)
+        assert row.verdict == verdict(row.loss)
+    assert sum(row.retest is not None for row in result.decisions) == retests
     assert result.complete and result.rollouts == 3 and result.max_rollouts == 12
-    assert result.seed == 4
+    assert result.seed == seed
 
 
 def test_rollouts_double_only_where_the_noise_hides_the_answer() -> None:
@@ -103,6 +119,27 @@ def test_rollouts_double_only_where_the_noise_hides_the_answer() -> None:
         best = max(fewer, key=lambda o: (o.wins, o.action == chosen.action))
         interval = paired_difference(best, chosen)
         assert best != chosen and interval.low <= 0 and interval.high >= SMALLEST_LOSS
+
+
+def test_a_loss_is_read_from_fresh_rollouts_of_the_best_option_and_the_choice() -> None:
+    """The best option is the maximum of noisy estimates, so its own rollouts flatter it (the
+    winner's curse): the retest estimates it and the choice again on other dice
+    (:func:`retest_seed`), the same for both, and the loss is read from those."""
+    states = {index + 1: state.copy() for index, state, _ in decision_nodes(record())}
+    retested = [row for row in analysis(0).decisions if row.retest is not None]
+    assert retested
+    fresh = 0
+    for row in retested:
+        best, chosen = row.retest or ()
+        pair = (best.action, chosen.action)
+        again = WinChances(states[row.coup], pair, seed=retest_seed(0)).refine(best.rollouts)
+        assert again == (best, chosen)
+        first = WinChances(states[row.coup], pair, seed=0).refine(best.rollouts)
+        assert first[0].outcomes[: row.best.rollouts] == row.best.outcomes
+        assert first[1].outcomes[: row.chosen.rollouts] == row.chosen.outcomes
+        fresh += first != again
+    assert fresh == len(retested)
+    assert retest_seed(4) != 4 and retest_seed(4) == retest_seed(4) != retest_seed(5)
 
 
 def test_the_table_has_the_header_then_a_summary_per_side() -> None:
@@ -176,18 +213,20 @@ def test_one_side_only() -> None:
 
 
 def test_dask_workers_give_the_same_rows_with_progress() -> None:
+    """Seed 0: one decision's loss is retested (its own seed, its own memo table)."""
     seen: list[tuple[int, int]] = []
     with dask_client(2, processes=False) as client:
         result = analyse(
             record(),
-            seed=4,
+            seed=0,
             client=client,
             rollouts=3,
             progress=False,
             on_progress=lambda done, total: seen.append((done, total)) is None,
         )
-    assert result.decisions == analysis().decisions
-    total = len(analysis().decisions)
+    assert result.decisions == analysis(0).decisions
+    assert sum(row.retest is not None for row in result.decisions) == 1
+    total = len(analysis(0).decisions)
     assert seen[-1] == (total, total) and len(seen) > 1
 
 
@@ -195,11 +234,13 @@ def test_shared_rollouts_give_the_same_rows_as_rollouts_played_alone() -> None:
     """The memo (issue 19.6) only cuts play short where the result is known: every row,
     every rollout's outcome, is the one each rollout played in full gives."""
     indices = [index for index, _state, _action in decision_nodes(record())]
-    plan = Plan(3, 12, 4)
+    plan = Plan(3, 12, 0)  # seed 0: a retest too
     shared = analyse_chunk(record(), indices, plan, share=True)
     alone = analyse_chunk(record(), indices, plan, share=False)
     assert shared == alone and len(shared) == len(indices)
     assert [row.options for row in shared] == [row.options for row in alone]
+    assert [row.retest for row in shared] == [row.retest for row in alone]
+    assert sum(row.retest is not None for row in shared) == 1
 
 
 @pytest.mark.parametrize("count", [1, 2, 5, 12, 400])
