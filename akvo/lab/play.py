@@ -211,12 +211,8 @@ def _parry(state: MatchState) -> tuple[int, int]:
     assert shot is not None and shot.stage == 0
     if not can_intercept(shot):
         return 0, 1
-    shot.stage = 1  # read the defender's roll as the engine will set it
-    try:
-        count = roll_dice(state)
-        modifier, threshold = roll_target(state)
-    finally:
-        shot.stage = 0
+    count = roll_dice(state, 1)  # the defender's roll, read ahead as the engine will set it
+    modifier, threshold = roll_target(state, 1)
     return _reach(count, threshold - modifier), _ROLL_COUNTS[count]
 
 

@@ -283,23 +283,25 @@ def decide_defence_rune(s: StateCore, action: str) -> None:
 
 
 # --- rolls (R12–R15) -------------------------------------------------------------------------
-def roll_dice(s: StateCore) -> int:
-    """Dice of the roll being made (R14: Confusion and Tourbillon each remove one)."""
+def roll_dice(s: StateCore, stage: int = -1) -> int:
+    """Dice of the roll being made (R14: Confusion and Tourbillon each remove one), or of
+    ``stage``'s roll if given (0 the shooter's, 1 the defender's): a roll read ahead."""
     shot = s.shot
     assert shot is not None
     side = shot.side
-    if shot.stage == 0:
+    if (shot.stage if stage < 0 else stage) == 0:
         return attack_dice(shot.def_cat == CONFUSION, tourbillon_on(s, 1 - side, shot.target))
     return defence_dice(shot.att_cat == CONFUSION, tourbillon_on(s, side, shot.shooter))
 
 
-def roll_target(s: StateCore) -> tuple[int, int]:
-    """(modifier, threshold) of the roll being made: what the dice must reach."""
+def roll_target(s: StateCore, stage: int = -1) -> tuple[int, int]:
+    """(modifier, threshold) of the roll being made, or of ``stage``'s roll if given (as
+    :func:`roll_dice`): what the dice must reach."""
     shot = s.shot
     assert shot is not None
     side = shot.side
     tier = TIER_OF_TURN[s.turn]
-    if shot.stage == 0:
+    if (shot.stage if stage < 0 else stage) == 0:
         modifier = attack_modifier(shot.att_cat == ATTAQUE, vigie_on(s, side))
         return modifier, THRESHOLDS[tier][shot.distance][0]
     other = 1 - side
