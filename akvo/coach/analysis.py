@@ -437,7 +437,7 @@ def _decide(
         best = max(estimates, key=lambda c: (c.wins, c.action == chosen))
         if best.action == chosen or chances.rollouts >= most:
             break
-        if shows_loss(best, choice) or paired_difference(best, choice).high < SMALLEST_LOSS:
+        if _settled(best, choice):
             break
         chances.refine(min(chances.rollouts, most - chances.rollouts))
     retest = None
@@ -467,11 +467,15 @@ def _retest(
     most = RETEST_FACTOR * plan.most
     while True:
         best, chosen = again.chances()
-        if again.rollouts >= most or shows_loss(best, chosen):
-            return best, chosen
-        if paired_difference(best, chosen).high < SMALLEST_LOSS:
+        if again.rollouts >= most or _settled(best, chosen):
             return best, chosen
         again.refine(min(again.rollouts, most - again.rollouts))
+
+
+def _settled(best: OptionChance, chosen: OptionChance) -> bool:
+    """Whether more rollouts would change nothing: the loss is shown, or surely below the
+    least one that earns a verdict."""
+    return shows_loss(best, chosen) or paired_difference(best, chosen).high < SMALLEST_LOSS
 
 
 def analyse_chunk(
