@@ -276,6 +276,19 @@ class RollOdds:
         )
 
 
+def prepare_tables(prodige: ProdigeRule = "four", *, most_dice: int = MAX_DICE) -> None:
+    """Compute the rolls of 1 to ``most_dice`` dice at every threshold now, for the R13
+    variant ``prodige``: the first roll of 8 dice otherwise waits ~0.1 s for its face
+    enumeration (R13's prodiges need every roll, not only the totals). Pre-heated and spare
+    kernels of the book do it before any reader comes."""
+    _check_dice_count(most_dice)
+    rule = choice_index(prodige, PRODIGE_RULES)
+    if rule < 0:
+        raise DiceError(f"prodige must be one of {PRODIGE_RULES}, got {excerpt(prodige)}")
+    for dice in range(1, most_dice + 1):
+        _threshold_batch(dice, None, PRODIGE_RULES[rule])
+
+
 def clear_caches(*, keep_tables: bool = False) -> None:
     """Forget cached results (for benchmarks); ``keep_tables`` keeps the face enumerations."""
     keep_tables = require_bool("keep_tables", keep_tables, DiceError)

@@ -242,3 +242,20 @@ def test_float_table_has_expected_shape() -> None:
     table = at_least_table()
     assert table.shape == (9, 50)
     assert np.all(np.diff(table, axis=1) <= 1e-15)  # non-increasing in the threshold
+
+
+def test_prepare_tables_computes_every_dice_count_once_and_refuses_bad_input() -> None:
+    from akvo import dice
+
+    dice.clear_caches()
+    dice.prepare_tables("all", most_dice=3)
+    assert dice._threshold_batch.cache_info().currsize == 3
+    assert dice._enumeration.cache_info().currsize == 3
+    assert roll(9, dice=3, prodige="all") == roll(9, dice=3, prodige="all")
+    assert dice._threshold_batch.cache_info().currsize == 3  # the roll used the prepared table
+    for args, words in (
+        (("four",), "dice count 9 is outside 1–8"),
+        (("trois",), "prodige must be one of"),
+    ):
+        with pytest.raises(DiceError, match=words):
+            dice.prepare_tables(args[0], most_dice=9 if args[0] == "four" else 2)

@@ -9,7 +9,7 @@ import ipywidgets as w
 import traitlets
 
 from akvo.config import DEFAULT_RULES, RulesConfig
-from akvo.dice import RollOdds, roll
+from akvo.dice import RollOdds, prepare_tables, roll
 from akvo.resolution import RelancePolicy, is_critical
 from akvo.rules import MAX_RESILIENCE, critical_threshold
 from akvo.shots import Side, shot_on_mage
@@ -81,11 +81,10 @@ class RollCalculator(Calculator):
         self._warm_odds()
 
     def _warm_odds(self) -> None:
-        """Enumerate every dice count the slider offers, for these rules, now: the first pick
-        of 8 dice would otherwise wait ~0.3 s (R13's prodiges need every roll, not only the
-        totals). A pre-heated kernel does it before any reader comes."""
-        for dice in range(self.dice.min, self.dice.max + 1):
-            roll(self.threshold.value, dice=dice, prodige=self.rules.prodige)
+        """Every dice count the slider offers, for these rules, computed now: the first pick
+        of 8 dice would otherwise wait for it. A pre-heated kernel does it before any reader
+        comes; a spare kernel has done it for the default rules (site_spares)."""
+        prepare_tables(self.rules.prodige, most_dice=self.dice.max)
 
     def reroll_policy(self) -> RelancePolicy | None:
         """The R15 policy chosen in the drop-down (``None``: no reroll)."""

@@ -18,7 +18,11 @@ limit. :class:`BookServer` is Voilà itself with these changes (handlers in
 - the kernel-shutdown beacon of a closed page is accepted without an XSRF token;
 - kernel starts are queued, a few at a time, readers first (:mod:`akvo_widgets.site_kernels`);
 - the pre-heated pools follow the readers within ``BookPools.memory_mb``
-  (:mod:`akvo_widgets.site_pools`);
+  (:mod:`akvo_widgets.site_pools`), and ``BookPools.spares`` kernels with the book's
+  imports run wait for the readers of a page whose pool is empty
+  (:mod:`akvo_widgets.site_spares`);
+- the page templates are compiled once per server, not per page view
+  (:mod:`akvo_widgets.site_render`);
 - the extensions' content-hashed files are served immutable (:mod:`akvo_widgets.site_assets`);
 - ``/akvo/ready`` says whether the pre-heated pools are full (for benchmarks and health
   checks; counts only, see :class:`~akvo_widgets.site_pages.ReadyHandler`).
@@ -53,7 +57,7 @@ from jupyter_server._tz import utcnow
 from jupyter_server.base.handlers import FileFindHandler
 from jupyter_server.utils import url_path_join
 from tornado import httputil, web
-from tornado.ioloop import PeriodicCallback
+from tornado.ioloop import IOLoop, PeriodicCallback
 from traitlets import Bool, Int, List, Unicode
 from voila.app import Voila  # type: ignore[import-untyped]
 from voila.shutdown_kernel_handler import (  # type: ignore[import-untyped]
@@ -77,6 +81,8 @@ from .site_pages import (
     ReadyHandler,
 )
 from .site_pools import BookPools, DemandPools
+from .site_render import share_compiled_templates
+from .site_spares import SpareKernels
 from .site_tables import OnlineTables, table_handlers
 
 #: The notebook the site root redirects to.
@@ -168,6 +174,7 @@ class BookServer(Voila):
 
     def initialize(self, argv: Any = None) -> None:
         super().initialize(argv)
+        share_compiled_templates()  # a page view compiles no template (site_render)
         # Visitors never choose the template or the theme (?template=, ?theme=).
         self.voila_configuration.allow_template_override = "NO"
         self.voila_configuration.allow_theme_override = "NO"
@@ -195,8 +202,11 @@ class BookServer(Voila):
         settings = BookPools(config=self.config)
         if settings.memory_mb <= 0 or not hasattr(manager, "fill_if_needed"):
             return
-        budget = settings.memory_mb // max(1, settings.kernel_mb)
+        budget, spares = settings.split_budget()
         self.demand_pools = DemandPools(manager, budget, settings.most, settings.idle_s)
+        if spares and hasattr(manager, "start_spare"):
+            manager.spare_kernels = SpareKernels(manager, spares, manager.start_spare)
+            IOLoop.current().add_callback(manager.spare_kernels.fill)
         self._pool_timer = PeriodicCallback(self.demand_pools.shrink_idle, settings.check_s * 1000)
         self._pool_timer.start()
 
@@ -253,17 +263,33 @@ class BookServer(Voila):
     #: Page requests being rendered right now (their kernels may not be listed yet).
     rendering = 0
 
+    def render_begins(self) -> None:
+        self.rendering += 1
+        self._tell_kernel_manager()
+
+    def render_ends(self) -> None:
+        self.rendering -= 1
+        self._tell_kernel_manager()
+
+    def _tell_kernel_manager(self) -> None:
+        """Pool and spare starts wait for the readers' renders (site_kernels)."""
+        told = getattr(self.kernel_manager, "pages_rendering", None)
+        if told is not None:
+            told(self.rendering)
+
     def reader_kernels(self) -> int:
         """Reader kernels alive or starting, at least as many as the pages being rendered.
 
-        All kernels (started or starting) minus the pre-heated pools; during a burst many
-        requests are in flight before their kernels are registered, so the number of renders
-        in progress is a lower bound too.
+        All kernels (started or starting) minus the pre-heated pools and the spares; during
+        a burst many requests are in flight before their kernels are registered, so the
+        number of renders in progress is a lower bound too.
         """
         manager = self.kernel_manager
         kernels = set(manager.list_kernel_ids()) | set(getattr(manager, "_pending_kernels", {}))
         pooled = sum(len(pool) for pool in getattr(manager, "_pools", {}).values())
-        return max(len(kernels) - pooled, self.rendering, 0)
+        spares = getattr(manager, "spare_kernels", None)
+        spare = spares.held() if spares is not None else 0
+        return max(len(kernels) - pooled - spare, self.rendering, 0)
 
     def is_full(self) -> bool:
         """True when one more reader would pass ``max_readers``."""
@@ -273,7 +299,8 @@ class BookServer(Voila):
         """How many pre-heated kernels are wanted and how many have finished their page.
 
         A pooled kernel is warm once it has started and its page has run to the end (what a
-        reader then gets at once); one still starting or running its cells is not.
+        reader then gets at once); one still starting or running its cells is not. The
+        spares count too, warm once their imports have run.
         """
         manager = self.kernel_manager
         pools: dict[str, list[Any]] = getattr(manager, "_pools", {})
@@ -281,6 +308,10 @@ class BookServer(Voila):
         default = configured.get("default", {}).get("pool_size", 0)
         wanted = sum(configured.get(name, {}).get("pool_size", default) for name in pools)
         warm = sum(1 for pool in pools.values() for item in pool if _warm(item))
+        spares = getattr(manager, "spare_kernels", None)
+        if spares is not None:
+            wanted += spares.size
+            warm += min(len(spares.ready), spares.size)
         return PoolState(wanted=wanted, warm=warm)
 
 

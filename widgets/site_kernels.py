@@ -1,4 +1,4 @@
-"""The book server's kernel manager: kernel starts queued, widget echo off.
+"""The book server's kernel manager: kernel starts queued, spares handed out, widget echo off.
 
 At start-up Voilà fills every pre-heated pool at once (dozens of kernels with ``make book``'s
 pools) and a burst of readers past the pools starts one kernel each, all together. On two
@@ -11,20 +11,26 @@ Every kernel starts with ``JUPYTER_WIDGETS_ECHO=0`` (unless configured otherwise
 8 then does not echo each value a reader sets back to the page before running the handlers,
 one message fewer on every round trip (``benchmarks/results/roundtrip.md``). The echo keeps
 several views of one widget in step; a book page is one reader's view of its own kernel.
+
+A reader whose page has no pre-heated kernel left gets a spare kernel, if one is ready
+(:mod:`akvo_widgets.site_spares`), instead of starting one.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import heapq
 import itertools
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
-from traitlets import Bool, Int
+from traitlets import Bool, Float, Int
+
+from .site_spares import SpareKernels
 
 #: ipywidgets 8 reads this variable once, at import, in the kernel.
 WIDGET_ECHO_VARIABLE = "JUPYTER_WIDGETS_ECHO"
@@ -88,15 +94,77 @@ class BookKernelManager(AsyncMappingKernelManager):  # type: ignore[misc]
         "views share one kernel.",
     ).tag(config=True)
 
+    pool_hold_s = Float(
+        10.0,
+        help="Longest a pool's or a spare's kernel start waits for the pages being rendered "
+        "(readers on spare kernels run their cells now; a start would take their CPU).",
+    ).tag(config=True)
+
+    #: Warmed kernels for readers whose page's pool is empty (set by the server when
+    #: ``BookPools.spares`` is on; None: every such reader starts a kernel).
+    spare_kernels: SpareKernels | None = None
+
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._start_slots = StartSlots(self.max_starting)
+        self._no_render = asyncio.Event()  # set while no reader's page is being rendered
+        self._no_render.set()
+
+    def pages_rendering(self, count: int) -> None:
+        """The server tells how many readers' pages are being rendered right now."""
+        if count > 0:
+            self._no_render.clear()
+        else:
+            self._no_render.set()
+
+    async def _after_renders(self) -> None:
+        """Wait (at most ``pool_hold_s``) until no reader's page is being rendered."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._no_render.wait(), self.pool_hold_s)
+
+    def _environment(self, env: dict[str, str] | None) -> dict[str, str]:
+        env = dict(env or os.environ)
+        env[WIDGET_ECHO_VARIABLE] = "1" if self.widget_echo else "0"
+        return env
 
     async def start_kernel(self, *args: Any, **kwargs: Any) -> str:  # type: ignore[override]
-        env = dict(kwargs.get("env") or os.environ)
-        env[WIDGET_ECHO_VARIABLE] = "1" if self.widget_echo else "0"
-        kwargs["env"] = env
+        env = kwargs["env"] = self._environment(kwargs.get("env"))
         priority = POOL if env.get(PREHEAT_VARIABLE) == "True" else READER
+        if priority == READER and self.spare_kernels is not None and not args:
+            spare = await self.spare_kernels.take(kwargs.get("kernel_name"), kwargs.get("path"))
+            if spare is not None:
+                self.log.info("Using spare kernel: %s", spare)
+                return spare
+        if priority == POOL:
+            await self._after_renders()
         async with self._start_slots.slot(priority):
             kernel_id: str = await super().start_kernel(*args, **kwargs)
             return kernel_id
+
+    async def start_spare(
+        self, kernel_name: str, path: str, warm: Callable[[str], Awaitable[None]]
+    ) -> str:
+        """Start a kernel at the pools' priority and run ``warm`` on it before giving the
+        start slot back (the imports are the costly part); a kernel that fails it is shut
+        down and the error raised."""
+        env = self._environment(None)
+        env[PREHEAT_VARIABLE] = "False"  # it will serve a reader's page on Voilà's own path
+        await self._after_renders()
+        async with self._start_slots.slot(POOL):
+            kernel_id: str = await super().start_kernel(
+                kernel_name=kernel_name,
+                path=path,  # type: ignore[arg-type]  # an ApiPath is a str
+                env=env,
+            )
+            try:
+                await warm(kernel_id)
+            except BaseException:
+                await self.shutdown_kernel(kernel_id, now=True)
+                raise
+            return kernel_id
+
+    async def cull_kernel_if_idle(self, kernel_id: str) -> None:
+        """Jupyter's culling, except for the spares (idle by design until a reader comes)."""
+        if self.spare_kernels is not None and kernel_id in self.spare_kernels:
+            return
+        await super().cull_kernel_if_idle(kernel_id)

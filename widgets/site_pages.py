@@ -99,11 +99,11 @@ class BookPageHandler(FrenchErrorsMixin, TornadoVoilaHandler):  # type: ignore[m
         if book is None:
             await TornadoVoilaHandler.get(self, path)
             return
-        book.rendering += 1
+        book.render_begins()
         try:
             await TornadoVoilaHandler.get(self, path)
         finally:
-            book.rendering -= 1
+            book.render_ends()
 
     def _canonical(self, path: str) -> str | None:
         """The page's own address for ``path`` (``des``, ``des/``, ``des.ipynb/`` →

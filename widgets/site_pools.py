@@ -43,7 +43,20 @@ class BookPools(Configurable):  # type: ignore[misc]
     kernel_mb = Int(45, help="MB (PSS) of one pooled kernel").tag(config=True)
     most = Int(20, help="most kernels a page's pool grows to").tag(config=True)
     idle_s = Float(300.0, help="seconds unread before a grown pool halves").tag(config=True)
+    spares = Int(0, help="spare kernels, the book's imports run, for readers of an empty pool").tag(
+        config=True
+    )
     check_s = Float(20.0, help="seconds between two looks for idle pools").tag(config=True)
+
+    def split_budget(self) -> tuple[int, int]:
+        """(kernels the pools may hold, spare kernels): both within ``memory_mb``."""
+        budget = self.memory_mb // max(1, self.kernel_mb)
+        if not 0 <= self.spares <= budget:
+            raise PoolBudgetError(
+                f"BookPools.spares must be between 0 and the budget of {budget} kernels "
+                f"(memory_mb / kernel_mb), not {self.spares}"
+            )
+        return budget - self.spares, self.spares
 
 
 class PoolBudgetError(AkvoError, ValueError):
@@ -143,6 +156,10 @@ class DemandPools:
         manager.get_pool_size = self.get_pool_size
         self._stopping: set[asyncio.Future[None]] = set()  # shutdowns under way
 
+    def spare_ready(self) -> bool:
+        spares = getattr(self.manager, "spare_kernels", None)
+        return spares is not None and bool(spares.ready)
+
     def _configured(self, page: str) -> int:
         config: Mapping[str, Mapping[str, Any]] = self.manager.kernel_pools_config
         default = config.get("default", {}).get("pool_size", 1)
@@ -151,10 +168,19 @@ class DemandPools:
     def get_pool_size(self, page: str) -> int:
         """Voilà's answer (what this reader gets), then the pools resized for the next.
 
+        Voilà counts the kernels still starting too, and a reader handed one waits for its
+        start. When a spare kernel is ready (``spare_ready``), only the kernels done
+        starting count, put first in the pool (Voilà hands out the first): a reader who
+        would wait takes the spare instead.
+
         Only the book's pages grow a pool: Voilà asks before it checks that the notebook
         exists, and a client asking for made-up pages must not spend the budget (nor take
         it from the book's pools) on kernels for notebooks that are not there."""
         available = int(self._pool_size(page))
+        if available and self.spare_ready():
+            pool: list[Any] = self.manager._pools.get(page, [])
+            pool.sort(key=lambda item: not item.done())  # stable: oldest first
+            available = sum(1 for item in pool if item.done())
         if page in self.plan.base:
             self.apply(self.plan.read(page, self.clock()))
         return available
