@@ -16,11 +16,12 @@ from typing import Any
 import jinja2
 import pytest
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+from voila.exporter import VoilaExporter  # type: ignore[import-untyped]
 
-from akvo_widgets import site_spares
+from akvo_widgets import site_render, site_spares
 from akvo_widgets.site_kernels import PREHEAT_VARIABLE, WIDGET_ECHO_VARIABLE, BookKernelManager
 from akvo_widgets.site_pools import BookPools, DemandPools, PoolBudgetError
-from akvo_widgets.site_render import SharedTemplateCache
+from akvo_widgets.site_render import BookExporter, SharedTemplateCache
 from akvo_widgets.site_spares import (
     BOOK_IMPORTS,
     ENGINE_PREPARATION,
@@ -388,3 +389,26 @@ def test_compiled_templates_are_shared_and_compiled_again_when_their_source_chan
     assert len(compiled) == 3 and len(cache) == 2  # async code kept apart
     cache.clear()
     assert len(cache) == 0
+
+
+def test_a_markdown_cell_is_converted_once_unless_it_has_attachments(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    converted: list[str] = []
+
+    def convert(self: Any, context: Any, source: str) -> str:
+        converted.append(source)
+        return f"<p>{source}</p>"
+
+    monkeypatch.setattr(VoilaExporter, "markdown2html", convert)
+    monkeypatch.setattr(site_render, "MARKDOWN", {})
+    exporter = BookExporter()
+    plain, attached = {"cell": {}}, {"cell": {"attachments": {"vent.png": {}}}}
+    for _ in range(3):
+        assert exporter.markdown2html(plain, "Les **dés**") == "<p>Les **dés**</p>"
+        assert exporter.markdown2html(attached, "![vent](attachment:vent.png)")
+    assert converted == ["Les **dés**"] + ["![vent](attachment:vent.png)"] * 3
+    monkeypatch.setattr(site_render, "MARKDOWN_KEPT", 2)
+    for source in ("a", "b", "c"):
+        exporter.markdown2html(plain, source)
+    assert [source for source, _ in site_render.MARKDOWN] == ["b", "c"]  # full at « b »: emptied
