@@ -63,6 +63,8 @@ RENDER_P95_TARGET = 5.0
 LEFT_AFTER_TARGET = 180.0
 VANISHED_WAIT = 240.0  # s: the longest the vanished-readers check waits
 POOL_WAIT = 600.0  # s: the longest a step waits for the pools to be warm again
+QUIET_SHARE = 0.15  # a step starts once the CPU is at most this busy (over 2 s)...
+QUIET_WAIT = 120.0  # s: ...or after this long
 #: --quick: small pools and kernels of vanished readers culled after ~10 s.
 QUICK_OPTIONS = (
     *SMALL_POOLS,
@@ -172,11 +174,15 @@ async def reader(
 
 
 async def watch(server: RunningServer, step: Step, done: asyncio.Event) -> None:
+    """Count the kernels every 0.5 s; measure the memory once, when every reader has their
+    page (they stay a few seconds more): reading a kernel's PSS costs ~25 ms of CPU, 3 s for
+    a hundred kernels, which measured every 0.5 s took a core from the burst it measured."""
+    measured = False
     while not done.is_set():
-        count = len(kernels_of(server))
-        if count >= step.peak_kernels:
-            step.peak_kernels = count
-            step.server_mb, step.kernel_mb = memory(server)
+        step.peak_kernels = max(step.peak_kernels, len(kernels_of(server)))
+        if not measured and len(step.renders) + sum(step.errors.values()) >= step.readers:
+            measured = True
+            step.server_mb, step.kernel_mb = await asyncio.to_thread(memory, server)
         await asyncio.sleep(0.5)
 
 
@@ -241,13 +247,33 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
 
 
+def busy_share(seconds: float = 2.0) -> float:
+    """Share of the machine's CPU time spent working over ``seconds`` (/proc/stat)."""
+
+    def times() -> list[int]:
+        with open("/proc/stat") as stat:
+            return [int(x) for x in stat.readline().split()[1:]]
+
+    before = times()
+    time.sleep(seconds)
+    after = times()
+    spent = [b - a for a, b in zip(before, after, strict=True)]
+    idle = spent[3] + spent[4]  # idle + iowait
+    return 1.0 - idle / max(1, sum(spent))
+
+
 def warm_pools(server: RunningServer) -> int:
-    """Wait (bounded) until the pools are warm; the number of pooled kernels wanted."""
+    """Wait (bounded) until the pools are warm and the machine is quiet again (the kernels
+    that just filled them done with their own start-up work); the pooled kernels wanted."""
     try:
-        return int(wait_for_pools(server.url, POOL_WAIT)["wanted"])
+        wanted = int(wait_for_pools(server.url, POOL_WAIT)["wanted"])
     except TimeoutError as late:
         print("pools not warm:", late, flush=True)
         return 0
+    deadline = time.monotonic() + QUIET_WAIT
+    while (busy := busy_share()) > QUIET_SHARE and time.monotonic() < deadline:
+        print(f"waiting for a quiet machine ({busy:.0%} busy)", flush=True)
+    return wanted
 
 
 def main() -> None:

@@ -412,3 +412,23 @@ def test_a_markdown_cell_is_converted_once_unless_it_has_attachments(
     for source in ("a", "b", "c"):
         exporter.markdown2html(plain, source)
     assert [source for source, _ in site_render.MARKDOWN] == ["b", "c"]  # full at « b »: emptied
+
+
+def test_the_page_configuration_is_built_once_and_each_view_gets_its_own_copy(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    built: list[str] = []
+
+    def build(base_url: str, settings: Any, log: Any, voila_configuration: Any) -> dict[str, Any]:
+        built.append(base_url)
+        return {"baseUrl": base_url, "federated_extensions": [{"name": "bqplot"}]}
+
+    monkeypatch.setattr(site_render, "get_page_config", build)
+    monkeypatch.setattr(site_render, "PAGE_CONFIGS", {})
+    settings, configuration = {}, object()
+    first = site_render.page_config_once("/", settings, None, configuration)
+    first["federated_extensions"].append({"name": "changed by a hook"})
+    second = site_render.page_config_once("/", settings, None, configuration)
+    assert second == {"baseUrl": "/", "federated_extensions": [{"name": "bqplot"}]}
+    site_render.page_config_once("/livre/", settings, None, configuration)
+    assert built == ["/", "/livre/"]

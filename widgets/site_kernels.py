@@ -95,7 +95,7 @@ class BookKernelManager(AsyncMappingKernelManager):  # type: ignore[misc]
     ).tag(config=True)
 
     pool_hold_s = Float(
-        10.0,
+        30.0,
         help="Longest a pool's or a spare's kernel start waits for the pages being rendered "
         "(readers on spare kernels run their cells now; a start would take their CPU).",
     ).tag(config=True)
