@@ -5,7 +5,7 @@ A reader is ``bench_load.reader`` (GET the page, open its kernel's websocket wit
 page's cookies — the proxy's sticky one included — ask for the kernel info, stay
 ``--stay`` s, leave with the beacon). ``--readers`` readers arrive together on the home
 page of a deployment (``akvo_widgets.site_cluster``: 1 or 2 servers behind the proxy)
-with **no pre-heated kernel** (pools of 0: what a server sustains once a burst has
+with **no pre-heated kernel** (pools of 0, no spares: what a server sustains once a burst has
 drained its pools; ``bench_load.py`` measures the pools themselves), and the rate is the
 readers served over the time until the last one had its page. Both deployments run in one
 run, alternating (``--rounds``), and so does the ceiling: a CPU-bound Python loop counted
@@ -39,7 +39,11 @@ from benchmarks.bench_site import machine  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results" / "cluster.md"
 BOOK = ROOT / "book"
-NO_POOLS = ('--VoilaKernelManager.kernel_pools_config={"default": {"pool_size": 0}}',)
+#: No pre-heated kernel and no spare (widgets/site_spares.py): every reader's kernel starts.
+NO_POOLS = (
+    '--VoilaKernelManager.kernel_pools_config={"default": {"pool_size": 0}}',
+    "--BookPools.spares=0",
+)
 SPIN = """import time
 n, end = 0, time.perf_counter() + {s}
 while time.perf_counter() < end:
@@ -108,6 +112,14 @@ def main() -> None:
         for r in range(args.rounds)
     )
     options = f"--readers {args.readers} --stay {args.stay:g} --rounds {args.rounds}"
+    deployment = (
+        "book servers with **no pre-heated kernel** and no spare (each reader's kernel\n"
+        "  starts on demand: the rate a server sustains once a burst has drained its\n"
+        "  pools); a kernel start is a process of its own, so one server already spreads\n"
+        "  its readers' work over every core: a second server on the same machine can\n"
+        "  only share them (ceiling about 1×), a second machine adds its own"
+    )
+    bound = "kernel starts bound it: ~1 s of CPU per reader, over every core"
     header = (
         "| round | 1 server (readers/s) | 2 servers (readers/s) | 2 vs 1 "
         "| ceiling for two processes | errors (1 / 2) |"
@@ -117,9 +129,8 @@ def main() -> None:
 - Date: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC
 - Machine: {machine()}; load average at the end {load} (1/5/15 min: other work shares the cores)
 - Command: `.venv/bin/python benchmarks/bench_cluster.py {options}`
-- Deployment: `akvo_widgets.site_cluster` (`deploy/haproxy.cfg`, Debian HAProxy 2.6), book
-  servers with **no pre-heated kernel** (each reader's kernel starts on demand: the rate a
-  server sustains once a burst has drained its pools), reader cap above the burst.
+- Deployment: `akvo_widgets.site_cluster` (`deploy/haproxy.cfg`, Debian HAProxy 2.6),
+  {deployment}; reader cap above the burst.
 - Readers: {args.readers} raw HTTP + websocket clients arriving together on `index.ipynb`
   through the proxy (page, kernel websocket with the sticky cookie, kernel info, {args.stay:g} s,
   beacon); rate = readers served / time until the last had its page.
@@ -129,9 +140,9 @@ def main() -> None:
 |---|---|---|---|---|---|
 {rows}
 
-**Capacity of one server: {one_rate:.2f} readers served per second** without pools (kernel
-starts bound it: ~1 s of CPU per reader). Two servers: {two_rate:.2f}/s, {two_rate / one_rate:.2f}×
-one, beside a ceiling of {ceiling:.2f}× for two processes on this machine in the same run.
+**Capacity of one server: {one_rate:.2f} readers served per second** ({bound}).
+Two servers: {two_rate:.2f}/s, {two_rate / one_rate:.2f}× one; two CPU-bound processes on
+this machine, same run: {ceiling:.2f}× one.
 """
     print(text)
     RESULTS.write_text(text, encoding="utf-8")
