@@ -252,7 +252,9 @@ class TracedServer:
 
 
 @contextmanager
-def traced_server(book: Path, config: Config, scratch: Path, pools: str) -> Iterator[TracedServer]:
+def traced_server(
+    book: Path, config: Config, scratch: Path, pools: tuple[str, ...]
+) -> Iterator[TracedServer]:
     port = free_port()
     slug = "".join(ch if ch.isalnum() else "-" for ch in config.name)
     trace = scratch / f"trace-{slug}.jsonl"
@@ -263,7 +265,7 @@ def traced_server(book: Path, config: Config, scratch: Path, pools: str) -> Iter
     command = server_command(
         port,
         f"--BookKernelManager.widget_echo={config.echo}",
-        pools,
+        *pools,
         program=(str(Path(__file__).resolve()), "--serve"),
     )
     log = ROOT / "test-artifacts" / f"bench-roundtrip-{slug}.log"
@@ -665,7 +667,7 @@ def main() -> None:
 
 @contextmanager
 def _servers(
-    book: Path, configs: list[Config], scratch: Path, pools: str
+    book: Path, configs: list[Config], scratch: Path, pools: tuple[str, ...]
 ) -> Iterator[dict[str, TracedServer]]:
     from contextlib import ExitStack
 

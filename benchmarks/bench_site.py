@@ -175,10 +175,15 @@ def first_render(page: Page, url: str) -> float:
     return time.perf_counter() - start
 
 
-def pools_for(pages: list[str]) -> str:
-    """One pre-heated kernel for each measured page, none for the others."""
+def pools_for(pages: list[str]) -> tuple[str, ...]:
+    """One pre-heated kernel for each measured page, none for the others, and pools that
+    keep their size (no spares either): a pool grown by a visit would start a kernel while
+    the next page is measured."""
     pools = {"default": {"pool_size": 0}, **{p: {"pool_size": 1} for p in pages}}
-    return f"--VoilaKernelManager.kernel_pools_config={json.dumps(pools)}"
+    return (
+        f"--VoilaKernelManager.kernel_pools_config={json.dumps(pools)}",
+        "--BookPools.memory_mb=0",
+    )
 
 
 @dataclass(frozen=True)
@@ -376,7 +381,7 @@ def main() -> None:
     lags: dict[str, list[Lag]] = {}
     with (
         tempfile.TemporaryDirectory() as scratch,
-        background_server(book_with_bench_pages(Path(scratch)), log, pools) as base,
+        background_server(book_with_bench_pages(Path(scratch)), log, *pools) as base,
         sync_playwright() as playwright,
     ):
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
@@ -477,10 +482,10 @@ def compare(
     with (
         tempfile.TemporaryDirectory() as scratch,
         background_server(
-            book_with_bench_pages(Path(scratch) / "a"), log, pools, *base_options
+            book_with_bench_pages(Path(scratch) / "a"), log, *pools, *base_options
         ) as today,
         background_server(
-            book_with_bench_pages(Path(scratch) / "b"), log.with_suffix(".b.log"), pools, *options
+            book_with_bench_pages(Path(scratch) / "b"), log.with_suffix(".b.log"), *pools, *options
         ) as variant,
         sync_playwright() as playwright,
     ):
@@ -581,10 +586,10 @@ def paint(pages: list[str], visits: int, before: str) -> None:
         os.environ["JUPYTER_PATH"] = os.pathsep.join(paths)
         with (
             background_server(
-                book_with_bench_pages(Path(scratch) / "a"), log, pools, f"--template={reference}"
+                book_with_bench_pages(Path(scratch) / "a"), log, *pools, f"--template={reference}"
             ) as old,
             background_server(
-                book_with_bench_pages(Path(scratch) / "b"), log.with_suffix(".b.log"), pools
+                book_with_bench_pages(Path(scratch) / "b"), log.with_suffix(".b.log"), *pools
             ) as new,
             sync_playwright() as playwright,
         ):
@@ -839,7 +844,8 @@ def render_report(
         f"{' / '.join(f'{x:.1f}' for x in os.getloadavg())} (1/5/15 min: other work shares "
         "the cores)",
         "- Server: `python -m akvo_widgets.site` with `book/voila.json`, except the pools: one "
-        "pre-heated kernel per measured page; every visit waits until all pools are warm "
+        "pre-heated kernel per measured page, fixed (`BookPools.memory_mb=0`: no pool grows, "
+        "no spare); every visit waits until all pools are warm "
         "(`/akvo/ready`). Headless Chromium via Playwright, a fresh browser context (empty "
         "cache) per visit, all on this machine.",
         "",

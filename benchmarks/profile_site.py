@@ -324,7 +324,7 @@ def main() -> None:
     with (
         tempfile.TemporaryDirectory() as scratch,
         background_server(
-            book_with_bench_pages(Path(scratch)), log, pools_for(args.pages), *extra
+            book_with_bench_pages(Path(scratch)), log, *pools_for(args.pages), *extra
         ) as base,
         sync_playwright() as playwright,
     ):

@@ -432,3 +432,62 @@ def test_the_page_configuration_is_built_once_and_each_view_gets_its_own_copy(
     assert second == {"baseUrl": "/", "federated_extensions": [{"name": "bqplot"}]}
     site_render.page_config_once("/livre/", settings, None, configuration)
     assert built == ["/", "/livre/"]
+
+
+class Stream:
+    def on_recv(self, callback: Callable[[list[bytes]], None]) -> None:
+        self.callback = callback
+
+
+class WatchedKernel:
+    def __init__(self, session: Any) -> None:
+        self.session = session
+        self.execution_state = "starting"
+        self.last_activity: Any = None
+        self.stream = Stream()
+
+    def connect_iopub(self) -> Stream:
+        return self.stream
+
+
+def test_kernel_activity_is_recorded_as_jupyter_server_records_it() -> None:
+    """The same IOPub messages through jupyter_server's watch and the book's: the same
+    execution states and the same messages counted as activity; a forged one is ignored."""
+    from jupyter_client.session import Session
+
+    key = b"secret"
+    kernel_session = Session(key=key)
+    manager = BookKernelManager()
+    theirs, ours = WatchedKernel(Session(key=key)), WatchedKernel(Session(key=key))
+    manager._kernels = {"theirs": theirs, "ours": ours}
+    AsyncMappingKernelManager.start_watching_activity(manager, "theirs")
+    manager.start_watching_activity("ours")
+    execute = kernel_session.msg("execute_request", {})
+    comm = kernel_session.msg("comm_msg", {})
+    sequence = [
+        ("status", {"execution_state": "starting"}, None),
+        ("status", {"execution_state": "idle"}, None),  # after starting: idle
+        ("status", {"execution_state": "busy"}, execute),
+        ("stream", {"name": "stdout", "text": "Les dés"}, execute),
+        ("display_data", {"data": {}, "metadata": {}}, execute),
+        ("status", {"execution_state": "idle"}, execute),
+        ("status", {"execution_state": "busy"}, comm),
+        ("comm_msg", {"comm_id": "x", "data": {}}, comm),
+        ("status", {"execution_state": "idle"}, comm),
+        ("execute_result", {"data": {}}, None),
+    ]
+    for msg_type, content, parent in sequence:
+        message = kernel_session.msg(msg_type, content, parent=parent or {})
+        frames = kernel_session.serialize(message)
+        seen = []
+        for kernel in (theirs, ours):
+            kernel.last_activity = None
+            kernel.stream.callback(list(frames))
+            seen.append((kernel.execution_state, kernel.last_activity is not None))
+        assert seen[0] == seen[1], (msg_type, parent and parent["header"]["msg_type"], seen)
+    assert ours.execution_state == "idle"
+    forged = kernel_session.serialize(kernel_session.msg("status", {"execution_state": "busy"}))
+    forged[1] = b"0" * len(forged[1])  # [delimiter, signature, header, …]
+    ours.last_activity = None
+    ours.stream.callback(list(forged))
+    assert ours.execution_state == "idle" and ours.last_activity is None

@@ -25,8 +25,11 @@ import itertools
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from hmac import compare_digest
 from typing import Any
 
+from jupyter_client.session import Session
+from jupyter_server._tz import utcnow
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from traitlets import Bool, Float, Int
 
@@ -162,6 +165,49 @@ class BookKernelManager(AsyncMappingKernelManager):  # type: ignore[misc]
                 await self.shutdown_kernel(kernel_id, now=True)
                 raise
             return kernel_id
+
+    def start_watching_activity(self, kernel_id: str) -> None:
+        """jupyter_server's record of a kernel's activity, reading only what it decides on.
+
+        jupyter_server deserialises every IOPub message of every kernel — its signature
+        checked, four JSON frames, every date in them parsed — to learn whether the kernel
+        was active and, from status messages, its execution state: 17 % of the server's
+        thread in a burst of readers (py-spy, 25 readers on spare kernels). Here the
+        signature is still checked, the header and parent header are read without their
+        dates, and the content only of status messages; the decisions are jupyter_server's
+        (tests/test_site_spares.py replays messages through both)."""
+        self.log.debug("Watching kernel activity: %s", kernel_id)
+        kernel = self._kernels[kernel_id]
+        kernel.reason = ""
+        kernel.last_activity = utcnow()
+        kernel._activity_stream = kernel.connect_iopub()
+        session = Session(config=kernel.session.config, key=kernel.session.key)
+
+        def record_activity(msg_list: list[bytes]) -> None:
+            _idents, fed = session.feed_identities(msg_list)
+            frames = [frame if isinstance(frame, bytes) else frame.bytes for frame in fed[:5]]
+            if len(frames) < 5 or (
+                session.auth is not None
+                and not compare_digest(frames[0], session.sign(frames[1:5]))
+            ):
+                self.log.warning("kernel %s: IOPub message not signed as expected", kernel_id)
+                return
+            msg_type = session.unpack(frames[1]).get("msg_type")
+            parent_type = (session.unpack(frames[2]) or {}).get("msg_type")
+            if (
+                self.track_message_type(msg_type)
+                or self.track_message_type(parent_type)
+                or kernel.execution_state == "busy"
+            ):
+                self.last_kernel_activity = kernel.last_activity = utcnow()
+            if msg_type == "status":
+                execution_state = session.unpack(frames[4])["execution_state"]
+                if self.track_message_type(parent_type):
+                    kernel.execution_state = execution_state
+                elif kernel.execution_state == "starting" and execution_state != "starting":
+                    kernel.execution_state = "idle"
+
+        kernel._activity_stream.on_recv(record_activity)
 
     async def cull_kernel_if_idle(self, kernel_id: str) -> None:
         """Jupyter's culling, except for the spares (idle by design until a reader comes)."""
