@@ -179,7 +179,8 @@ def test_spares_take_their_room_in_the_memory_budget() -> None:
 def test_the_warm_up_cell_imports_and_prepares_and_leaves_no_name_behind() -> None:
     namespace: dict[str, Any] = {}
     exec(warm_code(["json", "fractions"], ["gc.collect"]), namespace)
-    assert set(namespace) == {"__builtins__"}
+    assert [name for name in namespace if not name.startswith("__")] == []  # a warning
+    # raised while importing may leave Python's own __warningregistry__
     for names, calls, words in (
         (["os; import sys"], [], "not a dotted Python name"),
         (["json"], ["print"], "must name its module"),

@@ -94,6 +94,8 @@ SMALL_POOLS = (
     '--VoilaKernelManager.kernel_pools_config={"default": {"pool_size": 0}, '
     f'"{HOME_PAGE}": {{"pool_size": 1}}}}',
     "--BookPools.memory_mb=0",
+    # A test reads page after page: the home page's refill must not wait for them.
+    "--BookKernelManager.pool_hold_s=0",
 )
 #: The readiness route (relative to the base URL): JSON, pools full or not.
 READY_ROUTE = "akvo/ready"

@@ -98,9 +98,10 @@ class BookKernelManager(AsyncMappingKernelManager):  # type: ignore[misc]
     ).tag(config=True)
 
     pool_hold_s = Float(
-        30.0,
+        0.0,
         help="Longest a pool's or a spare's kernel start waits for the pages being rendered "
-        "(readers on spare kernels run their cells now; a start would take their CPU).",
+        "(readers on spare kernels run their cells now; a start would take their CPU). "
+        "0: no wait (30 in book/voila.json, for bursts of readers).",
     ).tag(config=True)
 
     #: Warmed kernels for readers whose page's pool is empty (set by the server when
@@ -122,6 +123,8 @@ class BookKernelManager(AsyncMappingKernelManager):  # type: ignore[misc]
 
     async def _after_renders(self) -> None:
         """Wait (at most ``pool_hold_s``) until no reader's page is being rendered."""
+        if self.pool_hold_s <= 0:
+            return
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._no_render.wait(), self.pool_hold_s)
 
