@@ -84,6 +84,15 @@ async def settle() -> None:
         await asyncio.sleep(0)
 
 
+async def filled(size: int, kernels: Kernels | None = None) -> tuple[Kernels, SpareKernels]:
+    """``size`` spares started on ``kernels`` (new stand-ins by default), their starts done."""
+    kernels = kernels or Kernels()
+    spares = SpareKernels(kernels, size, kernels.start, warm=kernels.warm)
+    spares.fill()
+    await settle()
+    return kernels, spares
+
+
 def test_spares_are_handed_out_oldest_first_and_replaced() -> None:
     async def scenario() -> None:
         kernels = Kernels()
@@ -106,10 +115,7 @@ def test_spares_are_handed_out_oldest_first_and_replaced() -> None:
 
 def test_a_page_wanting_another_kernel_or_folder_gets_no_spare() -> None:
     async def scenario() -> None:
-        kernels = Kernels()
-        spares = SpareKernels(kernels, 1, kernels.start, warm=kernels.warm)
-        spares.fill()
-        await settle()
+        kernels, spares = await filled(1)
         assert await spares.take("julia", "") is None
         assert await spares.take("python3", "autre-dossier") is None
         assert spares.ready == ["s1"] and kernels.started == 1
@@ -119,15 +125,12 @@ def test_a_page_wanting_another_kernel_or_folder_gets_no_spare() -> None:
 
 def test_a_dead_or_vanished_spare_is_skipped_and_a_dead_one_shut_down() -> None:
     async def scenario() -> None:
-        kernels = Kernels()
-        spares = SpareKernels(kernels, 3, kernels.start, warm=kernels.warm)
-        spares.fill()
-        await settle()
+        kernels, spares = await filled(3)
         kernels.kernels["s1"].alive = False
         del kernels.kernels["s2"]  # shut down behind the spares' back (e.g. by hand)
         assert await spares.take("python3", "") == "s3"
         await settle()
-        assert kernels.stopped == ["s1"]
+        assert kernels.stopped == ["s1"] and not spares._dead  # the shutdown done, let go
         assert spares.ready == ["s4", "s5", "s6"]
 
     asyncio.run(scenario())
@@ -139,10 +142,7 @@ def test_a_failed_start_is_tried_again_later_with_a_growing_delay(
     assert [retry_delay(n) for n in range(1, 7)] == [5.0, 10.0, 20.0, 40.0, 60.0, 60.0]
 
     async def scenario() -> None:
-        kernels = Kernels(fail=1)
-        spares = SpareKernels(kernels, 2, kernels.start, warm=kernels.warm)
-        spares.fill()
-        await settle()
+        kernels, spares = await filled(2, Kernels(fail=1))
         assert spares.ready == ["s2"] and spares.failures == 1 and kernels.stopped == ["s1"]
         assert spares._retry is not None
         wait = spares._retry.when() - asyncio.get_running_loop().time()

@@ -211,7 +211,9 @@ class SpareKernels:
                 continue
             kernel = self.manager.get_kernel(kernel_id)
             if not await kernel.is_alive():
-                self._dead.add(asyncio.ensure_future(self.manager.shutdown_kernel(kernel_id)))
+                shutdown = asyncio.ensure_future(self.manager.shutdown_kernel(kernel_id))
+                self._dead.add(shutdown)  # held until done (asyncio keeps weak references)
+                shutdown.add_done_callback(self._dead.discard)
                 continue
             kernel.last_activity = utcnow()  # its last activity was the warm-up, maybe long ago
             return kernel_id
