@@ -84,16 +84,17 @@ check: lint $(ENGINE)
 PURE_TESTS := tests/match/test_match_golden.py tests/match/test_match_serialization.py \
 	tests/test_compiled.py
 # The two lanes run side by side: the browser tests mostly wait for kernels and Chromium,
-# the others (the server tests without a browser included) keep the second core busy
-# meanwhile (about 17 minutes instead of 23). The second lane's report is printed after the
-# first's.
+# the others (the server tests without a browser included) keep the cores busy meanwhile.
+# The browser lane itself runs on two workers (pytest-xdist, a file's tests on one worker,
+# each worker with its own book server and Chromium): alone on one worker it took 18 min,
+# the cores idle half the time. The second lane's report is printed after the first's.
 FAST_LOG := test-artifacts/test-fast-lane.log
 test: lint $(ENGINE)
 	@mkdir -p test-artifacts
 	@( $(BIN)/python -m pytest -p no:cacheprovider -m "not browser" \
 	  && AKVO_PURE=1 $(BIN)/python -m pytest -q -p no:cacheprovider $(PURE_TESTS) ) \
 	  >$(FAST_LOG) 2>&1 & fast=$$!; \
-	$(BIN)/python -m pytest -m browser; slow=$$?; \
+	$(BIN)/python -m pytest -m browser -n 2 --dist loadfile; slow=$$?; \
 	wait $$fast; fast=$$?; \
 	echo "=== the tests without a browser ($(FAST_LOG))"; cat $(FAST_LOG); \
 	test $$slow = 0 && test $$fast = 0

@@ -614,6 +614,13 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="smoke test, not recorded")
     parser.add_argument("--no-echo-only", action="store_true", help="skip the echo configs")
     parser.add_argument(
+        "--pages",
+        nargs="+",
+        default=[BOOK_PROBE.page],
+        choices=[p.page for p in PROBES],
+        help="the book pages measured beside the bare echo (bench_site's probes)",
+    )
+    parser.add_argument(
         "--output", type=Path, default=RESULTS, help="where the results go (Markdown)"
     )
     args = parser.parse_args()
@@ -627,7 +634,7 @@ def main() -> None:
         ]
     if args.no_echo_only:
         configs = [c for c in configs if not c.echo]
-    probes = (ECHO, BOOK_PROBE)
+    probes = (ECHO, *(p for p in PROBES if p.page in args.pages))
     changes: dict[tuple[str, str], list[Change]] = {}
     ws_floor: list[float] = []
     comm: dict[str, list[tuple[float, float]]] = {}

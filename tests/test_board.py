@@ -646,3 +646,38 @@ def test_every_shot_is_listed_and_each_legal_one_is_a_button_souffle_included() 
     for action in values:
         click(board, kind="target", key=action)
     assert played == list(values)
+
+
+def _traits(board: Board) -> tuple[str, ...]:
+    return (board.svg, board.status, board.overlay, board.details, repr(board.choices))
+
+
+def test_a_position_drawn_lately_is_shown_again_identical_without_drawing_it_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from akvo_widgets import board as board_module
+
+    first = scenario(turn=10, rows={"A": {"navire": 5}, "B": {"navire": 6}}, scores=[2, 2])
+    second = scenario(turn=10, rows={"A": {"navire": 5}, "B": {"navire": 6}}, scores=[3, 2])
+    board = Board(first)
+    shown_first = _traits(board)
+    board.state = second
+    shown_second = _traits(board)
+    assert shown_second != shown_first  # the score is in the status
+    drawn: list[int] = []
+    real = Board._drawing
+    monkeypatch.setattr(Board, "_drawing", lambda self: drawn.append(1) or real(self))
+    board.state = first.copy()  # another object, the same position: taken again
+    assert _traits(board) == shown_first and drawn == []
+    board.viewer = "B"  # another way to draw it: drawn
+    assert drawn == [1]
+    # A fresh board draws the same position the same way: nothing stale was kept.
+    fresh = Board(first, viewer="B")
+    assert _traits(fresh) == _traits(board)
+    # At most DRAWINGS_KEPT drawings: the oldest goes first.
+    for score in range(board_module.DRAWINGS_KEPT + 1):
+        board.state = scenario(turn=10, scores=[score, 0])
+    assert len(board._drawings) == board_module.DRAWINGS_KEPT
+    drawn.clear()
+    board.state = scenario(turn=10, scores=[0, 0])
+    assert drawn == [1]

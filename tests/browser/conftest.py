@@ -46,10 +46,13 @@ def book_url() -> Iterator[str]:
     """One book server for the whole session, on a free loopback port; stopped after.
 
     Small pools (one pre-heated home page): the production pools of ``book/voila.json``
-    would start dozens of kernels for nothing.
+    would start dozens of kernels for nothing. Under pytest-xdist each worker has its own
+    server, and its own log (``voila-gw0.log``, …).
     """
     ARTIFACTS.mkdir(exist_ok=True)
-    with background_server(BOOK, ARTIFACTS / "voila.log", *SMALL_POOLS) as url:
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    log = ARTIFACTS / (f"voila-{worker}.log" if worker else "voila.log")
+    with background_server(BOOK, log, *SMALL_POOLS) as url:
         yield url
 
 

@@ -6,7 +6,7 @@ draws it. Those heights are measured here, on every page of the manifest, at a d
 width (1280 px: the book's column at its widest, used above :data:`NARROW_MAX` px) and a
 phone width (390 px, used up to :data:`NARROW_MAX` px). ``tests/browser/test_reserved_heights.py``
 fails when the file no longer matches the pages (an output added, moved or resized); then
-``python -m tests.browser.heights --write`` (about 4 minutes) rewrites it.
+``python -m tests.browser.heights --write`` (about 2 minutes) rewrites it.
 """
 
 from __future__ import annotations
@@ -53,35 +53,65 @@ _MEASURE = """() => {
 }"""
 
 
-def measure_page(page: Page, url: str, timeout_s: float = 120.0) -> Heights:
-    """Every output's height on the page at ``url``, once none is pending and none moved
-    for :data:`QUIET_S` seconds."""
-    page.goto(url)
-    deadline = time.monotonic() + timeout_s
-    last: Heights | None = None
-    since = time.monotonic()
-    while time.monotonic() < deadline:
-        state = page.evaluate(_MEASURE)
-        heights: Heights = state["heights"]
-        if heights != last:
-            last, since = heights, time.monotonic()
-        elif not state["pending"] and time.monotonic() - since >= QUIET_S:
-            return heights
-        time.sleep(0.25)
-    raise TimeoutError(f"{url}: outputs still pending or moving after {timeout_s:.0f} s")
+#: Pages measured side by side (each in its own window; their kernels start together).
+AT_ONCE = 4
+
+
+def _settled(page: Page, watch: dict[str, object]) -> Heights | None:
+    """The page's heights once none is pending and none moved for :data:`QUIET_S`
+    seconds, else ``None`` (``watch`` keeps the last heights seen and since when)."""
+    state = page.evaluate(_MEASURE)
+    heights: Heights = state["heights"]
+    now = time.monotonic()
+    if heights != watch.get("last"):
+        watch.update(last=heights, since=now)
+    elif not state["pending"] and now - float(watch["since"]) >= QUIET_S:  # type: ignore[arg-type]
+        return heights
+    return None
+
+
+def measure_pages(
+    browser: Browser, urls: list[str], width: int, timeout_s: float = 120.0
+) -> Heights:
+    """Every output's height on the pages at ``urls``, opened side by side at ``width``."""
+    contexts = [
+        browser.new_context(viewport={"width": width, "height": SCREEN_HEIGHT}) for _ in urls
+    ]
+    try:
+        pages = [context.new_page() for context in contexts]
+        for page, url in zip(pages, urls, strict=True):
+            page.goto(url, wait_until="commit")
+        found: Heights = {}
+        waiting = {url: (page, {}) for page, url in zip(pages, urls, strict=True)}
+        deadline = time.monotonic() + timeout_s
+        while waiting and time.monotonic() < deadline:
+            for url, (page, watch) in list(waiting.items()):
+                heights = _settled(page, watch)
+                if heights is not None:
+                    found.update(heights)
+                    del waiting[url]
+            time.sleep(0.25)
+        if waiting:
+            late = ", ".join(waiting)
+            raise TimeoutError(f"{late}: outputs still pending or moving after {timeout_s:.0f} s")
+        return found
+    finally:
+        for context in contexts:
+            context.close()
 
 
 def measure(browser: Browser, base: str, pages: Iterable[str]) -> dict[str, Heights]:
-    """Width name → every output's height, over ``pages`` (fresh page per visit)."""
+    """Width name → every output's height, over ``pages`` (fresh windows, :data:`AT_ONCE`
+    at a time)."""
+    files = list(pages)
     found: dict[str, Heights] = {}
     for name, width in WIDTHS.items():
         found[name] = {}
-        for file in pages:
-            context = browser.new_context(viewport={"width": width, "height": SCREEN_HEIGHT})
-            page = context.new_page()
-            found[name].update(measure_page(page, f"{base}/voila/render/{file}"))
-            context.close()
-            print(f"{width:>5} px  {file}", flush=True)
+        for start in range(0, len(files), AT_ONCE):
+            batch = files[start : start + AT_ONCE]
+            urls = [f"{base}/voila/render/{file}" for file in batch]
+            found[name].update(measure_pages(browser, urls, width))
+            print(f"{width:>5} px  {' '.join(batch)}", flush=True)
     return found
 
 

@@ -3,7 +3,7 @@ page, at 1280 and 390 px, has a reservation close enough to its drawn height tha
 jumps when it arrives (:data:`~tests.browser.heights.LAYOUT_TOLERANCE`).
 
 When it fails, an output was added, moved or resized: ``python -m tests.browser.heights
---write`` measures the pages again and rewrites the file (about 4 minutes).
+--write`` measures the pages again and rewrites the file (about 2 minutes).
 """
 
 from __future__ import annotations
