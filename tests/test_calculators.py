@@ -59,3 +59,27 @@ def test_a_calculator_refuses_rules_that_are_not_a_rules_config(name: str) -> No
         with pytest.raises(RulesError, match="rules"):
             calculator.rules = bad
     assert calculator.rules == DEFAULT_RULES and getattr(calculator, result) == before
+
+
+def test_the_rune_duel_computes_every_distance_of_its_first_situation_when_built(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from akvo import duel as engine
+    from akvo.rules import tier_for_turn
+    from akvo_widgets import duel as widget
+
+    asked: list[tuple[Any, ...]] = []
+    real = engine.rune_duel
+
+    def recorded(*args: Any, **kwargs: Any) -> Any:
+        asked.append((*args, kwargs["rules"]))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(widget.engine, "rune_duel", recorded)
+    tier = tier_for_turn(5)
+    duel = RuneDuel("chest", 5, 2, rules=ALL_DICE)
+    assert {a for a in asked if a[2] != 2} == {("chest", tier, d, ALL_DICE) for d in (1, 3, 4)}
+    asked.clear()
+    duel.distance.value = 4  # the reader's first move: the engine's caches are warm
+    assert asked == [("chest", tier, 4, ALL_DICE)]
+    assert duel.duel == real("chest", tier, 4, interception_distance=1, rules=ALL_DICE)

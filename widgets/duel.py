@@ -70,12 +70,18 @@ class RuneDuel(Calculator):
             )
         ]
         self.watch((self.kind, self.turn, self.distance, self.interception))
+        # Every distance of the first situation, computed with the page (a pre-heated
+        # kernel does it before any reader comes): the slider's first moves then find the
+        # engine's caches warm (each distance took ~9 ms the first time, above the floor).
+        for other in DISTANCES:
+            self.compute(other)
 
-    def compute(self) -> engine.RuneDuel:
+    def compute(self, distance: int | None = None) -> engine.RuneDuel:
+        """The engine's duel for the controls' settings (at ``distance`` if given)."""
         return engine.rune_duel(
             self.kind.value,
             tier_for_turn(self.turn.value),
-            self.distance.value,
+            self.distance.value if distance is None else distance,
             interception_distance=interception_distance(self.interception),
             rules=self.rules,
         )
