@@ -70,11 +70,12 @@ class RuneDuel(Calculator):
             )
         ]
         self.watch((self.kind, self.turn, self.distance, self.interception))
-        # Every distance of the first situation, computed with the page (a pre-heated
-        # kernel does it before any reader comes): the slider's first moves then find the
-        # engine's caches warm (each distance took ~9 ms the first time, above the floor).
+        # The other distances of the first situation (watch computed the one shown), with
+        # the page (a pre-heated kernel does it before any reader comes): the slider's
+        # first moves then find the engine's caches warm (~9 ms each the first time).
         for other in DISTANCES:
-            self.compute(other)
+            if other != self.distance.value:
+                self.compute(other)
 
     def compute(self, distance: int | None = None) -> engine.RuneDuel:
         """The engine's duel for the controls' settings (at ``distance`` if given)."""

@@ -16,6 +16,7 @@ import re
 import sys
 import time
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from playwright.sync_api import Browser, Page, sync_playwright
@@ -57,17 +58,25 @@ _MEASURE = """() => {
 AT_ONCE = 4
 
 
-def _settled(page: Page, watch: dict[str, object]) -> Heights | None:
-    """The page's heights once none is pending and none moved for :data:`QUIET_S`
-    seconds, else ``None`` (``watch`` keeps the last heights seen and since when)."""
-    state = page.evaluate(_MEASURE)
-    heights: Heights = state["heights"]
-    now = time.monotonic()
-    if heights != watch.get("last"):
-        watch.update(last=heights, since=now)
-    elif not state["pending"] and now - float(watch["since"]) >= QUIET_S:  # type: ignore[arg-type]
-        return heights
-    return None
+@dataclass
+class _Watch:
+    """One page being measured: the last heights seen on it, and since when."""
+
+    page: Page
+    last: Heights | None = None
+    since: float = 0.0
+
+    def settled(self) -> Heights | None:
+        """The page's heights once none is pending and none moved for :data:`QUIET_S`
+        seconds, else ``None``."""
+        state = self.page.evaluate(_MEASURE)
+        heights: Heights = state["heights"]
+        now = time.monotonic()
+        if heights != self.last:
+            self.last, self.since = heights, now
+        elif not state["pending"] and now - self.since >= QUIET_S:
+            return heights
+        return None
 
 
 def measure_pages(
@@ -82,11 +91,11 @@ def measure_pages(
         for page, url in zip(pages, urls, strict=True):
             page.goto(url, wait_until="commit")
         found: Heights = {}
-        waiting = {url: (page, {}) for page, url in zip(pages, urls, strict=True)}
+        waiting = {url: _Watch(page) for page, url in zip(pages, urls, strict=True)}
         deadline = time.monotonic() + timeout_s
         while waiting and time.monotonic() < deadline:
-            for url, (page, watch) in list(waiting.items()):
-                heights = _settled(page, watch)
+            for url, watch in list(waiting.items()):
+                heights = watch.settled()
                 if heights is not None:
                     found.update(heights)
                     del waiting[url]
