@@ -62,6 +62,9 @@ UNNAMED = """() => {
   }).map((e) => e.outerHTML.slice(0, 120));
 }"""
 
+#: Every widget output drawn: no French placeholder left, no reserved height held.
+DRAWN = "document.querySelectorAll('.akvo-pending, .akvo-drawing').length === 0"
+
 
 @pytest.fixture
 def phone(browser: Browser, base_url: str) -> Iterator[Page]:
@@ -90,8 +93,11 @@ def test_page_fits_a_phone(phone: Page, base_url: str, file: str) -> None:
     open_rendered(phone, base_url, file)
     assert phone.evaluate("document.documentElement.lang") == "fr"
     assert phone.evaluate(TOO_WIDE, PHONE["width"]) == []
-    with suppress(PlaywrightTimeout):  # the page's script names controls once they render
-        phone.wait_for_function(f"({UNNAMED})().length === 0", timeout=WAIT // 2)
+    # Once every output is drawn (no placeholder, no height held) the page's script has named
+    # each control as it arrived; a control still coming would be named in the same task.
+    with suppress(PlaywrightTimeout):
+        phone.wait_for_function(f"{DRAWN} && ({UNNAMED})().length === 0", timeout=WAIT // 2)
+    assert phone.evaluate(DRAWN), "every output drawn"
     assert phone.evaluate(UNNAMED) == []
     assert phone.get_by_text("Executing").count() == 0
 

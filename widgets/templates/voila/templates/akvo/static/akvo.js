@@ -132,13 +132,6 @@
     });
   }
 
-  var scheduled = false;
-  function schedule() {
-    if (scheduled) return;
-    scheduled = true;
-    window.setTimeout(function () { scheduled = false; nameControls(); }, 150);
-  }
-
   var SETTLED_MS = 800;
   var FITS_PX = 8; // drawn: the content is this close to the reserved height
   var EMPTY_MS = 15000; // an output that stays empty (nothing to draw)
@@ -203,7 +196,10 @@
 
   function start() {
     watchOutputs();
-    new MutationObserver(schedule).observe(document.body, {
+    // Named in the observer's callback, before any other task (a click, a screen reader's
+    // query) can meet the new control: a timer would leave a gap, and timers are throttled
+    // in a page in the background. Setting aria-label is not observed (no loop).
+    new MutationObserver(nameControls).observe(document.body, {
       childList: true, subtree: true, characterData: true,
     });
     document.addEventListener("focusin", nameControls);
@@ -213,7 +209,7 @@
       nameControls();
       if (++passes >= 20) window.clearInterval(timer);
     }, 1000);
-    schedule();
+    nameControls();
   }
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", start);
