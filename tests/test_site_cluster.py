@@ -7,17 +7,19 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+from pathlib import Path
 
 import pytest
 
 from akvo_widgets.site_cluster import DEPLOY, TABLE_PATHS, haproxy_config, haproxy_path, node
 from akvo_widgets.site_tables import _ID
 
+SOCKET = Path("/run/akvo/haproxy.sock")
 PORTS = [9101, 9102, 9103, 9104, 9105, 9106, 9107, 9108, 9109, 9110, 9111]
 
 
 def test_every_server_is_a_sticky_checked_reader_backend_and_holds_its_tables() -> None:
-    config = haproxy_config("127.0.0.1:9100", PORTS)
+    config = haproxy_config("127.0.0.1:9100", PORTS, SOCKET)
     assert "bind 127.0.0.1:9100" in config
     assert "@" not in re.sub(r"#.*", "", config), "every field filled in"
     for index, port in enumerate(PORTS, start=1):
@@ -28,6 +30,8 @@ def test_every_server_is_a_sticky_checked_reader_backend_and_holds_its_tables() 
         assert f"server n{index} 127.0.0.1:{port} track readers/n{index}" in config
     assert "http-check send meth GET uri /akvo/ready" in config
     assert "cookie AKVO_SERVER insert indirect nocache" in config
+    assert "    stats socket /run/akvo/haproxy.sock mode 600 level admin\n" in config
+    assert "log-format" not in config, "no request is logged unless asked (seat tokens)"
 
 
 def test_no_node_prefixes_another_and_ids_stay_valid() -> None:
@@ -45,7 +49,11 @@ def test_haproxy_accepts_the_configuration(tmp_path: object) -> None:
         pytest.skip("HAProxy not installed: apt-get install haproxy")
     path = f"{tmp_path}/haproxy.cfg"
     with open(path, "w", encoding="utf-8") as file:
-        file.write(haproxy_config("127.0.0.1:9100", PORTS[:2]))
+        file.write(
+            haproxy_config(
+                "127.0.0.1:9100", PORTS[:2], Path(f"{tmp_path}/haproxy.sock"), log_requests=True
+            )
+        )
     checked = subprocess.run([haproxy, "-c", "-f", path], capture_output=True, text=True)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert "ALERT" not in checked.stdout + checked.stderr

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import shutil
 import signal
+import socket as sock
 import subprocess
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
@@ -68,9 +69,22 @@ def server_options(index: int, tables_dir: str = "../.akvo-tables") -> list[str]
     ]
 
 
-def haproxy_config(bind: str, ports: Sequence[int], host: str = "127.0.0.1") -> str:
+#: A log line per request for tests: which server answered, after how many connection retries
+#: (``+`` marks a redispatch to another server) and how the session ended; the path without
+#: its query (a seat token may be in it).
+REQUEST_LOG = 'log-format "%ci %b/%s %ST %HM %HP retries=%rc end=%ts times=%Tw/%Tc/%Tr"'
+
+
+def haproxy_config(
+    bind: str,
+    ports: Sequence[int],
+    socket: Path,
+    host: str = "127.0.0.1",
+    log_requests: bool = False,
+) -> str:
     """``deploy/haproxy.cfg`` for book servers on ``host:ports`` (server ``i`` on
-    ``ports[i-1]``), readers reaching the proxy at ``bind`` (``address:port``)."""
+    ``ports[i-1]``), readers reaching the proxy at ``bind`` (``address:port``), the admin
+    socket at ``socket``; ``log_requests`` (tests) logs every request as :data:`REQUEST_LOG`."""
     readers, rules, backends = [], [], []
     for index, port in enumerate(ports, start=1):
         name = server_name(index)
@@ -85,6 +99,7 @@ def haproxy_config(bind: str, ports: Sequence[int], host: str = "127.0.0.1") -> 
         ]
     fields = {
         "@BIND@": bind,
+        "@SOCKET@": str(socket),
         "@ERRORS@": str(DEPLOY / "errors"),
         "@READERS@": "\n".join(readers),
         "@TABLE_RULES@": "\n".join(rules),
@@ -93,6 +108,11 @@ def haproxy_config(bind: str, ports: Sequence[int], host: str = "127.0.0.1") -> 
     text = TEMPLATE.read_text(encoding="utf-8")
     for field, value in fields.items():
         text = text.replace(field, value)
+    if log_requests:  # requests are logged at the level info
+        text = text.replace("daemon notice\n", "daemon info\n")
+        text = text.replace(
+            "    option dontlognull\n", f"    option dontlognull\n    {REQUEST_LOG}\n"
+        )
     return text
 
 
@@ -110,6 +130,16 @@ class Cluster:
     url: str
     servers: list[RunningServer]
     config: Path
+    socket: Path
+
+    def admin(self, command: str) -> str:
+        """HAProxy's answer to ``command`` on its admin socket (e.g. ``show stat``)."""
+        with sock.socket(sock.AF_UNIX, sock.SOCK_STREAM) as client:
+            client.settimeout(5)
+            client.connect(str(self.socket))
+            client.sendall(command.encode("ascii") + b"\n")
+            answer = b"".join(iter(lambda: client.recv(65536), b""))
+        return answer.decode("utf-8", "replace")
 
 
 @contextmanager
@@ -147,10 +177,12 @@ def cluster_in_background(
         port = free_port()
         config = logs / "haproxy.cfg"
         ports = [int(server.url.rsplit(":", 1)[1]) for server in servers]
-        config.write_text(haproxy_config(f"127.0.0.1:{port}", ports), encoding="utf-8")
+        socket = logs / "haproxy.sock"
+        text = haproxy_config(f"127.0.0.1:{port}", ports, socket, log_requests=True)
+        config.write_text(text, encoding="utf-8")
         url = f"http://127.0.0.1:{port}"
         stack.enter_context(proxy_in_background(config, logs / "haproxy.log", url))
-        yield Cluster(url, servers, config)
+        yield Cluster(url, servers, config, socket)
 
 
 def _start(
@@ -177,6 +209,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--first-port", type=int, default=8871, help="server 1's port")
     parser.add_argument("--tables", default="../.akvo-tables", help="the tables' folder")
     parser.add_argument("--config", default="../.akvo-deploy/haproxy.cfg")
+    parser.add_argument("--socket", default="../.akvo-deploy/haproxy.sock", help="admin socket")
     parser.add_argument("voila", nargs="*", help="more book-server options, after --")
     args = parser.parse_args(argv)
     if args.servers < 1:
@@ -185,7 +218,7 @@ def main(argv: list[str] | None = None) -> None:
     config = Path(args.config)
     config.parent.mkdir(parents=True, exist_ok=True)
     Path(args.tables).mkdir(parents=True, exist_ok=True)
-    config.write_text(haproxy_config(args.bind, ports), encoding="utf-8")
+    config.write_text(haproxy_config(args.bind, ports, Path(args.socket)), encoding="utf-8")
     print(f"HAProxy configuration: {config.resolve()}", flush=True)
     processes = []
     try:

@@ -61,6 +61,39 @@ def served_by(answer: httpx.Response) -> str:
     return answer.headers.get(SERVER_HEADER, "")
 
 
+#: The columns of HAProxy's ``show stat`` that tell why a server was passed over.
+STAT_COLUMNS = (
+    "pxname",
+    "svname",
+    "status",
+    "check_status",
+    "check_duration",
+    "last_chk",
+    "chkfail",
+    "econ",
+    "eresp",
+    "wretr",
+    "wredis",
+    "scur",
+    "qcur",
+)
+
+
+def proxy_state(cluster: Cluster, answer: httpx.Response) -> str:
+    """What to print when the proxy routed against a cookie: the answer, each server's state
+    and counters, and the proxy's last log lines (one per request in tests)."""
+    rows = [line.lstrip("# ").split(",") for line in cluster.admin("show stat").splitlines()]
+    header, servers = (
+        rows[0],
+        [r for r in rows[1:] if len(r) > 2 and r[1] not in ("FRONTEND", "BACKEND")],
+    )
+    columns = [header.index(c) for c in STAT_COLUMNS]
+    table = "\n".join(" ".join(row[i] for i in columns) for row in [header, *servers])
+    log = (cluster.config.parent / "haproxy.log").read_text(errors="replace").splitlines()
+    tail = "\n".join(log[-40:])
+    return f"answer {answer.status_code} {answer.text[:200]!r}\n{table}\nhaproxy.log:\n{tail}"
+
+
 def test_each_table_stays_on_its_server(cluster: Cluster) -> None:
     request = {"teams": PRESETS, "players": 2, "seed": 3}
     holders = {server_name(i): node(i) for i in (1, 2)}
@@ -73,14 +106,14 @@ def test_each_table_stays_on_its_server(cluster: Cluster) -> None:
             if served_by(ready) == name or time.monotonic() > deadline:
                 break
             time.sleep(0.5)
-        assert served_by(ready) == name, f"{name} never answered through the proxy"
+        assert served_by(ready) == name, f"{name} never answered: {proxy_state(cluster, ready)}"
     made = []
     for index in range(TABLES):
         # A reader's page creates its table with its sticky cookie: each server's in turn.
         sticky = {COOKIE: server_name(1 + index % 2)}
         answer = httpx.post(f"{cluster.url}/{API}", json=request, cookies=sticky, timeout=60)
         assert answer.status_code == 201, answer.text
-        assert served_by(answer) == sticky[COOKIE], "the cookie chose the server"
+        assert served_by(answer) == sticky[COOKIE], proxy_state(cluster, answer)
         made.append((answer.json(), served_by(answer)))
     with httpx.Client(timeout=30) as http:
         for table, creator in made:
