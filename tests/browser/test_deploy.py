@@ -43,8 +43,12 @@ TABLES = 6
 API = "akvo/api/tables"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def cluster() -> Iterator[Cluster]:
+    """Two servers behind the proxy, for one test: the fail-over test stops server n1, and
+    pytest does not keep this file's tests in order (the test with ``browser``, a
+    parametrized fixture, is collected first in a whole run; one xdist worker then runs
+    both with a module-scoped cluster, n1 already stopped)."""
     if haproxy_path() is None:
         message = "HAProxy not installed: apt-get install haproxy (.ci/run does, as root)"
         if os.environ.get("AKVO_REQUIRE_BROWSER") == "1":
@@ -97,16 +101,9 @@ def proxy_state(cluster: Cluster, answer: httpx.Response) -> str:
 def test_each_table_stays_on_its_server(cluster: Cluster) -> None:
     request = {"teams": PRESETS, "players": 2, "seed": 3}
     holders = {server_name(i): node(i) for i in (1, 2)}
-    # On a loaded machine (CI's two workers) HAProxy answered n1's cookie from n2 for a
-    # while after start: wait, bounded, until each server answers its own cookie.
-    deadline = time.monotonic() + 90
     for name in holders:
-        while True:
-            ready = httpx.get(f"{cluster.url}/akvo/ready", cookies={COOKIE: name}, timeout=30)
-            if served_by(ready) == name or time.monotonic() > deadline:
-                break
-            time.sleep(0.5)
-        assert served_by(ready) == name, f"{name} never answered: {proxy_state(cluster, ready)}"
+        ready = httpx.get(f"{cluster.url}/akvo/ready", cookies={COOKIE: name}, timeout=30)
+        assert served_by(ready) == name, f"{name} through its cookie: {proxy_state(cluster, ready)}"
     made = []
     for index in range(TABLES):
         # A reader's page creates its table with its sticky cookie: each server's in turn.
