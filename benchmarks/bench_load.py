@@ -60,6 +60,7 @@ RESULTS = ROOT / "benchmarks" / "results" / "load.md"
 #: ``--page spread``: reader i opens the i-th page of the book (home page and chapters).
 SPREAD = "spread"
 RENDER_P95_TARGET = 5.0
+SLOW_RENDER = 1.0  # s: the readers listed by page below the table
 LEFT_AFTER_TARGET = 180.0
 VANISHED_WAIT = 240.0  # s: the longest the vanished-readers check waits
 POOL_WAIT = 600.0  # s: the longest a step waits for the pools to be warm again
@@ -77,6 +78,8 @@ QUICK_OPTIONS = (
 class Step:
     readers: int
     renders: list[float] = field(default_factory=list)
+    #: The page of each render, in the same order (which pages kept their readers waiting).
+    pages: list[str] = field(default_factory=list)
     errors: dict[str, int] = field(default_factory=dict)
     peak_kernels: int = 0
     server_mb: float = 0.0
@@ -132,6 +135,7 @@ async def reader(
         step.error(f"HTTP {response.code}")
         return
     step.renders.append(time.perf_counter() - start)
+    step.pages.append(page)
     html = response.body.decode()
     marker = '"kernelId": "'
     kernel = html[html.index(marker) + len(marker) :].split('"', 1)[0]
@@ -321,10 +325,12 @@ def main() -> None:
             )
             steps.append(step)
             print(count, "readers:", step, flush=True)
-        warm_pools(server)
-        page = spread_pages()[0] if args.page == SPREAD else args.page
-        vanished = asyncio.run(vanished_readers(server, page, args.vanished, pool))
-        print("vanished:", vanished, flush=True)
+        vanished = None
+        if args.vanished:  # --vanished 0: the bursts only
+            warm_pools(server)
+            page = spread_pages()[0] if args.page == SPREAD else args.page
+            vanished = asyncio.run(vanished_readers(server, page, args.vanished, pool))
+            print("vanished:", vanished, flush=True)
     text = report(steps, vanished, args, config, pool, idle_mb, pool_kernels)
     if not args.quick:
         args.results.write_text(text)
@@ -333,7 +339,7 @@ def main() -> None:
 
 def report(
     steps: list[Step],
-    vanished: Step,
+    vanished: Step | None,
     args: argparse.Namespace,
     config: dict[str, dict[str, object]],
     pool: int,
@@ -386,14 +392,29 @@ def report(
             f"{max(r):.2f} | {errors} | {s.peak_kernels} | {s.server_mb:.0f} | {kmb:.0f} | "
             f"{s.kernels_after} |"
         )
-    ok = vanished.kernels_after == 0 and vanished.seconds_to_clear <= LEFT_AFTER_TARGET
-    lines += [
-        "",
-        f"Readers who vanish without the beacon ({vanished.readers}, websocket closed): "
-        f"{vanished.kernels_after} of their kernels left after "
-        f"{vanished.seconds_to_clear:.0f} s (target: none after "
-        f"{LEFT_AFTER_TARGET:.0f} s) — {'met' if ok else 'NOT met'}.",
-    ]
+    for s in steps:
+        slow: dict[str, list[float]] = {}
+        for seconds, page in zip(s.renders, s.pages, strict=True):
+            if seconds > SLOW_RENDER:
+                slow.setdefault(page, []).append(seconds)
+        if slow:
+            shown = "; ".join(
+                f"{page}: {len(w)} ({min(w):.2f}–{max(w):.2f} s)"
+                for page, w in sorted(slow.items(), key=lambda item: -max(item[1]))
+            )
+            lines += [
+                "",
+                f"Readers of {s.readers} who waited over {SLOW_RENDER:.0f} s, by page: {shown}.",
+            ]
+    if vanished is not None:
+        ok = vanished.kernels_after == 0 and vanished.seconds_to_clear <= LEFT_AFTER_TARGET
+        lines += [
+            "",
+            f"Readers who vanish without the beacon ({vanished.readers}, websocket closed): "
+            f"{vanished.kernels_after} of their kernels left after "
+            f"{vanished.seconds_to_clear:.0f} s (target: none after "
+            f"{LEFT_AFTER_TARGET:.0f} s) — {'met' if ok else 'NOT met'}.",
+        ]
     return "\n".join(lines) + "\n"
 
 

@@ -168,16 +168,28 @@ def test_a_page_that_is_not_in_the_book_grows_no_pool() -> None:
     asyncio.run(scenario())
 
 
-def test_a_pool_still_starting_is_trimmed_only_of_kernels_done_starting() -> None:
+def test_a_shrunk_pool_drops_its_starting_kernels_first_and_keeps_the_warm_ones() -> None:
     async def scenario() -> None:
         manager = FakeManager()
         pools = DemandPools(manager, budget=6, most=4, idle_s=60.0, clock=lambda: 0.0)
-        starting: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        manager._pools["des.ipynb"].append(starting)  # a refill not done yet
-        pools.apply({"des.ipynb": 0})
+        loop = asyncio.get_running_loop()
+        starting: list[asyncio.Future[Any]] = [loop.create_future() for _ in range(2)]
+        manager._pools["des.ipynb"] += starting  # two refills not done yet; k3 is warm
+        warm = manager._pools["des.ipynb"][0]
+        pools.apply({"des.ipynb": 1})
         await asyncio.sleep(0)
-        assert manager._pools["des.ipynb"] == [starting] and manager.stopped == ["k3"]
-        starting.cancel()
+        assert manager._pools["des.ipynb"] == [warm] and manager.stopped == []
+        manager.kernels |= {"k8", "k9"}
+        starting[1].set_result({"kernel_id": "k9"})  # a dropped start ends: stopped then
+        for _ in range(2):  # its done callback, then the shutdown it schedules
+            await asyncio.sleep(0)
+        assert manager.stopped == ["k9"]
+        starting[0].cancel()  # one that fails or is cancelled has nothing to stop
+        await asyncio.sleep(0)
+        assert manager.stopped == ["k9"]
+        pools.apply({"des.ipynb": 0})  # past the starting ones: the warm kernel goes too
+        await asyncio.sleep(0)
+        assert manager._pools["des.ipynb"] == [] and manager.stopped == ["k9", "k3"]
 
     asyncio.run(scenario())
 

@@ -35,8 +35,8 @@ from akvo.errors import AkvoError
 class BookPools(Configurable):  # type: ignore[misc]
     """The settings of the pools that follow the readers (``BookPools`` in ``voila.json``).
 
-    ``kernel_mb`` turns the budget into kernels: a pooled kernel holds about 42 MB (PSS,
-    benchmarks/results/load.md).
+    ``kernel_mb`` turns the budget into kernels: a pooled kernel holds about 65 MB (PSS,
+    benchmarks/results/load-spread.md).
     """
 
     memory_mb = Int(0, help="MB all pools may hold; 0: fixed pools").tag(config=True)
@@ -190,7 +190,10 @@ class DemandPools:
 
     def apply(self, sizes: Mapping[str, int]) -> None:
         """Write the new sizes where Voilà reads them, start what a grown pool lacks and
-        stop what a shrunk pool holds too many of (only kernels done starting)."""
+        drop what a shrunk pool holds too many of: the kernels still starting first (each
+        stopped once started), the warm ones last. Dropping a warm kernel while a refill
+        was still starting left the page's next reader of a burst with nothing warm (3 of
+        50 readers spread over the book waited 3–5 s on a spare)."""
         if not sizes:
             return
         config: dict[str, dict[str, Any]] = dict(self.manager.kernel_pools_config)
@@ -202,9 +205,14 @@ class DemandPools:
             pool: list[Any] = self.manager._pools.setdefault(page, [])
             if len(pool) < size:
                 self.manager.fill_if_needed(delay=None, notebook_name=page)
-            for item in [i for i in reversed(pool) if i.done()][: max(0, len(pool) - size)]:
+            newest_first = list(reversed(pool))
+            newest_first.sort(key=lambda item: item.done())  # stable: starting ones first
+            for item in newest_first[: max(0, len(pool) - size)]:
                 pool.remove(item)
-                self._stop(item)
+                if item.done():
+                    self._stop(item)
+                else:
+                    item.add_done_callback(self._stop)
 
     def _stop(self, item: asyncio.Future[Any]) -> None:
         if item.cancelled() or item.exception() is not None:
