@@ -11,7 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from akvo_widgets.site_cluster import DEPLOY, TABLE_PATHS, haproxy_config, haproxy_path, node
+from akvo_widgets.site_cluster import (
+    DEPLOY,
+    REQUEST_LOG,
+    TABLE_PATHS,
+    haproxy_config,
+    haproxy_path,
+    node,
+)
 from akvo_widgets.site_tables import _ID
 
 SOCKET = Path("/run/akvo/haproxy.sock")
@@ -48,12 +55,13 @@ def test_haproxy_accepts_the_configuration(tmp_path: object) -> None:
             pytest.fail("HAProxy not installed (.ci/run installs it)", pytrace=False)
         pytest.skip("HAProxy not installed: apt-get install haproxy")
     path = f"{tmp_path}/haproxy.cfg"
+    config = haproxy_config(
+        "127.0.0.1:9100", PORTS[:2], Path(f"{tmp_path}/haproxy.sock"), log_requests=True
+    )
+    # The tests' request log is spliced into the template: it must have found its places.
+    assert f"    {REQUEST_LOG}\n" in config and "daemon info\n" in config
     with open(path, "w", encoding="utf-8") as file:
-        file.write(
-            haproxy_config(
-                "127.0.0.1:9100", PORTS[:2], Path(f"{tmp_path}/haproxy.sock"), log_requests=True
-            )
-        )
+        file.write(config)
     checked = subprocess.run([haproxy, "-c", "-f", path], capture_output=True, text=True)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert "ALERT" not in checked.stdout + checked.stderr
