@@ -113,6 +113,7 @@
   window.WebSocket = BookWebSocket;
 
   var CONTROLS = "[role='slider'], input, select, textarea, button, [contenteditable='true']";
+  var WIDGET = ".widget-inline-hbox, .jupyter-widgets";
 
   function hasName(control) {
     if (control.getAttribute("aria-label") || control.getAttribute("aria-labelledby")) return true;
@@ -120,15 +121,42 @@
     return control.tagName === "BUTTON" && control.textContent.trim() !== "";
   }
 
-  function nameControls() {
-    document.querySelectorAll(CONTROLS).forEach(function (control) {
-      if (hasName(control) || !control.closest) return;
-      var widget = control.closest(".widget-inline-hbox, .jupyter-widgets");
-      var label = widget && widget.querySelector(".widget-label");
-      var text = (label && label.textContent.trim()) || control.getAttribute("title") || "";
-      if (!text) return;
-      if (control.classList.contains("widget-readout")) text += " (valeur)";
-      control.setAttribute("aria-label", text);
+  function nameControl(control) {
+    if (hasName(control) || !control.closest) return;
+    var widget = control.closest(WIDGET);
+    var label = widget && widget.querySelector(".widget-label");
+    var text = (label && label.textContent.trim()) || control.getAttribute("title") || "";
+    if (!text) return;
+    if (control.classList.contains("widget-readout")) text += " (valeur)";
+    control.setAttribute("aria-label", text);
+  }
+
+  /* Every unnamed control in ``root`` (an element, or the whole document). */
+  function nameControls(root) {
+    var scope = root && root.querySelectorAll ? root : document;
+    if (scope !== document && scope.matches(CONTROLS)) nameControl(scope);
+    scope.querySelectorAll(CONTROLS).forEach(nameControl);
+  }
+
+  /* The controls a mutation batch may have left unnamed: those it added, and those of a
+   * widget whose label it added or filled in. Only what changed is looked at: a number's
+   * update or a board's redraw (on the path from a key press to the number on screen) no
+   * longer pays for a query over every control of the page. */
+  function nameAdded(records) {
+    records.forEach(function (record) {
+      var target = record.target;
+      record.addedNodes.forEach(function (node) {
+        if (node.nodeType === 1) {
+          nameControls(node);
+          if (node.matches(".widget-label") || node.querySelector(".widget-label")) {
+            var widget = node.closest(WIDGET);
+            if (widget) nameControls(widget);
+          }
+        } else if (target.nodeType === 1 && target.closest(".widget-label")) {
+          var owner = target.closest(WIDGET); // a label's text set after its control
+          if (owner) nameControls(owner);
+        }
+      });
     });
   }
 
@@ -199,11 +227,10 @@
     // Named in the observer's callback, before any other task (a click, a screen reader's
     // query) can meet the new control: a timer would leave a gap, and timers are throttled
     // in a page in the background. Setting aria-label is not observed (no loop).
-    new MutationObserver(nameControls).observe(document.body, {
-      childList: true, subtree: true, characterData: true,
-    });
-    document.addEventListener("focusin", nameControls);
-    // Widgets keep arriving while the kernel connects: a few extra passes, then only mutations.
+    new MutationObserver(nameAdded).observe(document.body, { childList: true, subtree: true });
+    document.addEventListener("focusin", function () { nameControls(); });
+    // A safety net for names that come from an attribute set later (not observed): a few
+    // passes over the whole page while the widgets arrive, then only mutations.
     var passes = 0;
     var timer = window.setInterval(function () {
       nameControls();
