@@ -71,6 +71,7 @@ from voila.tornado.kernel_websocket_handler import (  # type: ignore[import-unty
 from voila.tornado.treehandler import TornadoVoilaTreeHandler  # type: ignore[import-untyped]
 
 from .site_assets import HashedAssetsHandler
+from .site_failures import end_failed_pages, skipping_failed_entries
 from .site_guard import GuardedKernelWebsocketHandler, RefusedHostHandler, host_allowed
 from .site_kernels import BookKernelManager
 from .site_pages import (
@@ -177,6 +178,7 @@ class BookServer(Voila):
     def initialize(self, argv: Any = None) -> None:
         super().initialize(argv)
         share_compiled_templates()  # a page view compiles no template (site_render)
+        end_failed_pages()  # a page whose kernel died ends with a French notice (site_failures)
         # Visitors never choose the template or the theme (?template=, ?theme=).
         self.voila_configuration.allow_template_override = "NO"
         self.voila_configuration.allow_theme_override = "NO"
@@ -219,9 +221,10 @@ class BookServer(Voila):
         could shut it down before the reader's browser connects to it.
         """
         manager = self.kernel_manager
-        handed_out = getattr(manager, "get_rendered_notebook", None)
-        if handed_out is None:
+        take = getattr(manager, "get_rendered_notebook", None)
+        if take is None:
             return
+        handed_out = skipping_failed_entries(manager, take)  # (site_failures)
 
         async def get_rendered_notebook(*args: Any, **kwargs: Any) -> Any:
             rendered = await handed_out(*args, **kwargs)
