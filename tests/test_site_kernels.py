@@ -11,23 +11,28 @@ queued a few at a time, and their environment (widget echo off unless configured
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
+import stat
 import time
 from collections.abc import Iterator
+from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from tornado.httpclient import HTTPRequest
 from tornado.websocket import websocket_connect
 
-from akvo_widgets.site import RunningServer, serve_in_background
+from akvo_widgets.site import BookServer, RunningServer, serve_in_background
 from akvo_widgets.site_guard import V1_PROTOCOL
 from akvo_widgets.site_kernels import WIDGET_ECHO_VARIABLE, BookKernelManager
 from tests.test_site_security import ARTIFACTS, ROOT, channels_url, fetch, open_kernel, run
 
 IDLE_TIMEOUT = 4  # seconds without activity before an unconnected kernel is shut down
 LIMIT = 30.0  # seconds a test waits for a shutdown
+CHANNELS = ("shell", "iopub", "stdin", "control", "hb")
 
 
 @pytest.fixture(scope="module")
@@ -57,9 +62,36 @@ def wait_gone(server: RunningServer, kernel: str) -> float:
     return time.monotonic() - start
 
 
+def assert_talks_over_unix_sockets(kernel: str) -> None:
+    """``KernelManager.transport`` is ``ipc`` (``book/voila.json``): the kernel's channels
+    are Unix sockets beside its connection file, no loopback port picked ahead of its start
+    that another process could take first."""
+    connection = Path(kernel_connection_file(kernel))
+    info = json.loads(connection.read_text())
+    assert info["transport"] == "ipc", info
+    assert info["ip"] == str(connection.with_suffix("")) + "-ipc"
+    sockets = sorted(p.name for p in connection.parent.glob(f"kernel-{kernel}-ipc-*"))
+    ports = sorted(f"kernel-{kernel}-ipc-{info[f'{c}_port']}" for c in CHANNELS)
+    assert sockets == ports and all(
+        stat.S_ISSOCK(os.stat(connection.parent / s).st_mode) for s in sockets
+    )
+
+
+def kernel_connection_file(kernel: str) -> str:
+    """The connection file named on the command line of kernel ``kernel``'s process."""
+    for proc in Path("/proc").iterdir():
+        with contextlib.suppress(OSError):
+            arguments = (proc / "cmdline").read_bytes().split(b"\0")
+            for argument in arguments:
+                if argument.endswith(f"kernel-{kernel}.json".encode()):
+                    return argument.decode()
+    raise AssertionError(f"no process for kernel {kernel}")
+
+
 def test_cap_culling_and_readers_who_leave(server: RunningServer) -> None:
     async def flow() -> None:
         reader = await asyncio.to_thread(open_kernel, server)
+        assert_talks_over_unix_sockets(reader)
         connection = await websocket_connect(
             HTTPRequest(channels_url(server, reader)), subprotocols=[V1_PROTOCOL]
         )
@@ -126,3 +158,21 @@ def test_kernels_start_with_the_configured_widget_echo(
     assert seen[0] == {"VOILA_PREHEAT": "True", WIDGET_ECHO_VARIABLE: expected}
     assert seen[1][WIDGET_ECHO_VARIABLE] == expected
     assert seen[1]["PATH"] == os.environ["PATH"]
+
+
+@pytest.mark.parametrize(
+    ("root", "transport", "refused"),
+    [("/tmp", "ipc", False), ("/x" * 30, "ipc", True), ("/x" * 30, "tcp", False)],
+)
+def test_a_connection_folder_too_long_for_unix_sockets_stops_the_server(
+    root: str, transport: str, refused: bool
+) -> None:
+    """A kernel's Unix socket path must fit the system's 107 bytes; checked at start."""
+    server = SimpleNamespace(
+        config={"KernelManager": {"transport": transport}}, connection_dir=f"{root}/voila_abcdefgh"
+    )
+    if refused:
+        with pytest.raises(SystemExit, match=r"shorter --Voila\.connection_dir_root"):
+            BookServer._check_socket_paths(server)
+    else:
+        BookServer._check_socket_paths(server)

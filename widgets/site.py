@@ -86,6 +86,11 @@ from .site_render import share_compiled_templates
 from .site_spares import SpareKernels
 from .site_tables import OnlineTables, table_handlers
 
+#: The longest name of a kernel's Unix socket in the connection folder, and the longest
+#: socket path Linux accepts (``sun_path``: 108 bytes with its final NUL).
+IPC_SOCKET_NAME = "/kernel-00000000-0000-0000-0000-000000000000-ipc-99"
+UNIX_PATH_MAX = 107
+
 #: The notebook the site root redirects to.
 HOME_PAGE = "index.ipynb"
 #: Small pre-heated pools for test servers (one kernel for the home page, none elsewhere,
@@ -256,6 +261,7 @@ class BookServer(Voila):
         """Voilà's ``start`` with a host-checked application (the rest is unchanged)."""
         self.connection_dir = tempfile.mkdtemp(prefix="voila_", dir=self.connection_dir_root)
         self.log.info("Storing connection files in %s.", self.connection_dir)
+        self._check_socket_paths()
         settings = self.init_settings()
         # Voilà updates the settings after the application is built, too late for the
         # settings read at construction (``compress_response``: gzip).
@@ -264,6 +270,19 @@ class BookServer(Voila):
         )
         self.app.add_handlers(".*$", self.init_handlers())
         self.listen()
+
+    def _check_socket_paths(self) -> None:
+        """Kernels over Unix sockets (``KernelManager.transport = "ipc"``, book/voila.json:
+        no loopback port picked ahead of a kernel's start that another process could take
+        first) need socket paths the system accepts; a clear error at start, not kernels
+        dying one by one."""
+        transport = self.config.get("KernelManager", {}).get("transport", "tcp")
+        longest = len(self.connection_dir) + len(IPC_SOCKET_NAME)
+        if transport == "ipc" and longest > UNIX_PATH_MAX:
+            raise SystemExit(
+                f"Kernel sockets in {self.connection_dir} would be {longest} bytes long, over "
+                f"the system's {UNIX_PATH_MAX}: give a shorter --Voila.connection_dir_root"
+            )
 
     #: Page requests being rendered right now (their kernels may not be listed yet).
     rendering = 0
