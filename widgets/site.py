@@ -220,7 +220,8 @@ class BookServer(Voila):
         self._pool_timer.start()
 
     def _refresh_handed_out_kernels(self) -> None:
-        """A pre-heated kernel handed to a reader counts as just active.
+        """A pre-heated kernel handed to a reader counts as just active, and a pool's failed
+        entries are passed over (:func:`~akvo_widgets.site_failures.skipping_failed_entries`).
 
         Its last activity is its pre-heating, maybe minutes ago: without this, the culler
         could shut it down before the reader's browser connects to it.

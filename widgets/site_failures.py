@@ -104,7 +104,7 @@ def skipping_failed_entries(
     when the failed ones were all the pool had."""
 
     async def get_rendered_notebook(notebook_name: str, *args: Any, **kwargs: Any) -> RenderedPage:
-        pool = manager._pools.get(notebook_name, [])
+        pool = manager._pools.setdefault(notebook_name, [])
         while pool and failed(pool[0]):
             entry = pool.pop(0)
             kernel_id = (
