@@ -49,6 +49,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import nbformat
+import scipy.stats
 from playwright.sync_api import Browser, Locator, Page, sync_playwright
 
 from akvo_widgets import chapters
@@ -705,13 +706,23 @@ def paint_report(found: dict[str, dict[str, list[Paint]]], visits: int, before: 
     old_w = [v.widgets for f in found["before"].values() for v in f]
     new_w = [v.widgets for f in found["today"].values() for v in f]
     worst = max(v.shift for f in found["today"].values() for v in f)
+    # Visits alternate, so the k-th visit of a page to each server makes a pair.
+    later = [
+        n.widgets - o.widgets
+        for file, visits in found["today"].items()
+        for n, o in zip(visits, found["before"][file], strict=True)
+    ]
+    same = scipy.stats.wilcoxon(later).pvalue if len(later) > 1 else float("nan")
     lines += [
         "",
         "- Text painted today, every visit of every page: median "
         f"{statistics.median(texts):.2f} s, "
         f"p95 {percentile(texts, 0.95):.2f} s (targets ≤ 0.6 s, ≤ 1 s).",
         f"- Widgets drawn, median over every visit: before {statistics.median(old_w):.2f} s, "
-        f"today {statistics.median(new_w):.2f} s (target: no later).",
+        f"today {statistics.median(new_w):.2f} s (target: no later). Visit by visit (the "
+        f"two servers' k-th visits of a page, {len(later)} pairs), today − before: median "
+        f"{statistics.median(later):+.2f} s, mean {statistics.mean(later):+.2f} s, Wilcoxon "
+        f"p = {same:.2f} (a page's median of {visits} visits moves by ±0.5 s between runs).",
         f"- Largest layout shift today: {worst:.3f} (target ≤ 0.1 on every page).",
         "- To measure again (about 15 min; the targets are for the idle machine): "
         "`.venv/bin/python benchmarks/bench_site.py --paint --visits 3`.",
@@ -949,8 +960,10 @@ LATENCY_HISTORY = [
     "- Before 2026-12-06 the echo and the pages were measured one after the other, 50 "
     "changes each: four runs on 2026-12-03 put 8, 3, 8 and 1 of the 9 pages within the "
     "echo + 5 ms, the echo's p95 itself moving from 16.2 to 33.1 ms between identical runs; "
-    "paired, 100 changes each (2026-12-06, before the 200 of this table): 7 and 8 of 9 "
-    "within (des +8.4, matrice +5.9 in one run, runes +7.6 in the other).",
+    "paired, 100 changes each (2026-12-06): 7 and 8 of 9 within (des +8.4, matrice +5.9 "
+    "in one run, runes +7.6 in the other); paired, 200 changes each: 9 of 9 in both runs "
+    "of 2026-12-06 (03:40, kernels over TCP: worst runes +4.7, matrice +4.6; 04:38, over "
+    "Unix sockets: this table).",
     "- What a page adds to the echo (`bench_roundtrip.py --pages`, same day): 1–3 ms at "
     "the median, spread over the hops — the handler's own work before the number's update "
     "(0.3 ms at most in process), the kernel's IOPub thread waiting for the handler to let "
@@ -1084,8 +1097,10 @@ ROUND_TRIP_NOTES = [
     "stack: its p95 in the page is 19.5 ms on the idle machine (2026-12-01 16:56 UTC, the "
     "table above) and 28–33 ms at load average 6; what it spends cannot be removed without "
     "forking the stack (ipykernel 7's threads, the status messages, the transport). The "
-    "book's controls update more than one label (HTML tables, charts) and land 2–15 ms "
-    "above it. Since 2026-12-01 the dice calculator enumerates every dice count when it "
+    "book's controls update more than one label (HTML tables, charts); measured beside it "
+    "(paired, 2026-12-06) they land 1–3 ms above it at the median and within 5 ms of its "
+    "p95 on every probe. Since 2026-12-01 the dice calculator enumerates every dice count "
+    "when it "
     "is built (a pre-heated kernel does it before any reader comes) and the rune duel's "
     "solver is cached, so a first change no longer waits for the engine.",
 ]
