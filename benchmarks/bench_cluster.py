@@ -34,7 +34,7 @@ from tornado.httpclient import AsyncHTTPClient  # noqa: E402
 
 from akvo_widgets.site import RunningServer  # noqa: E402
 from akvo_widgets.site_cluster import cluster_in_background  # noqa: E402
-from benchmarks.bench_load import QUIET_SHARE, QUIET_WAIT, Step, busy_share, reader  # noqa: E402
+from benchmarks.bench_load import Step, reader, wait_until_quiet  # noqa: E402
 from benchmarks.bench_site import machine  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results" / "cluster.md"
@@ -51,18 +51,11 @@ while time.perf_counter() < end:
 print(n)"""
 
 
-def quiet() -> None:
-    """Wait (bounded) until the machine is quiet: the last deployment's kernels and servers
-    done exiting (a ceiling measured while they exit came out at 1.69 and 2.38)."""
-    deadline = time.monotonic() + QUIET_WAIT
-    while busy_share() > QUIET_SHARE and time.monotonic() < deadline:
-        pass
-
-
 def ceiling() -> float:
     """Two CPU-bound processes at once over one alone (the one measured before and after the
-    two, on a quiet machine)."""
-    quiet()
+    two), on a quiet machine: the last deployment's kernels and servers done exiting (a
+    ceiling measured while they exit came out at 1.69 and 2.38)."""
+    wait_until_quiet()
     one = spin(1)
     two = spin(2)
     return two / ((one + spin(1)) / 2)
@@ -131,7 +124,7 @@ def main() -> None:
             for mode, pinned in MODES.items():
                 for servers in (1, 2) if round_ % 2 == 0 else (2, 1):
                     logs = Path(root) / f"r{round_}-{'pinned' if pinned else 'shared'}-s{servers}"
-                    quiet()
+                    wait_until_quiet()
                     rate, step = served_per_second(servers, args.readers, args.stay, logs, pinned)
                     rates.setdefault((mode, servers), []).append(rate)
                     errors.setdefault((mode, servers), []).append(step.errors)

@@ -274,10 +274,16 @@ def warm_pools(server: RunningServer) -> int:
     except TimeoutError as late:
         print("pools not warm:", late, flush=True)
         return 0
+    wait_until_quiet()
+    return wanted
+
+
+def wait_until_quiet() -> None:
+    """Wait (at most ``QUIET_WAIT`` s) until the machine's CPU is at most ``QUIET_SHARE``
+    busy: kernels that just started, or just stopped, done with their work."""
     deadline = time.monotonic() + QUIET_WAIT
     while (busy := busy_share()) > QUIET_SHARE and time.monotonic() < deadline:
         print(f"waiting for a quiet machine ({busy:.0%} busy)", flush=True)
-    return wanted
 
 
 def main() -> None:

@@ -269,7 +269,7 @@ class Paired:
     echo: list[Lag]
 
 
-#: Changes per block when a page and the echo alternate (``--paired``).
+#: Changes per block when a page and the echo take turns (:func:`paired_latencies`).
 BLOCK = 10
 
 
@@ -709,8 +709,8 @@ def paint_report(found: dict[str, dict[str, list[Paint]]], visits: int, before: 
     # Visits alternate, so the k-th visit of a page to each server makes a pair.
     later = [
         n.widgets - o.widgets
-        for file, visits in found["today"].items()
-        for n, o in zip(visits, found["before"][file], strict=True)
+        for file, today in found["today"].items()
+        for n, o in zip(today, found["before"][file], strict=True)
     ]
     same = scipy.stats.wilcoxon(later).pvalue if len(later) > 1 else float("nan")
     lines += [

@@ -150,7 +150,7 @@
           nameControls(node);
           if (node.matches(".widget-label") || node.querySelector(".widget-label")) {
             var widget = node.closest(WIDGET);
-            if (widget) nameControls(widget);
+            if (widget && widget !== node) nameControls(widget); // the node itself: named above
           }
         } else if (target.nodeType === 1 && target.closest(".widget-label")) {
           var owner = target.closest(WIDGET); // a label's text set after its control
