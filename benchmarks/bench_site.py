@@ -734,13 +734,12 @@ def paint_report(found: dict[str, dict[str, list[Paint]]], visits: int, before: 
 def with_paint_part(previous: str, part: str) -> str:
     """``previous`` results with the text-at-once part replaced (or put before the first
     part)."""
+    part = part.rstrip("\n") + "\n"  # one blank line before the next part, every time
     if PAINT_HEADING in previous:
         head, rest = previous.split(PAINT_HEADING, 1)
         index = rest.find("\n## ")
-        part = part.rstrip("\n") + "\n"  # one blank line before the next part, every time
         return head + part + ("\n" + rest[index + 1 :] if index >= 0 else "")
     head, sep, rest = previous.partition("\n## ")
-    part = part.rstrip("\n") + "\n"
     return head.rstrip("\n") + "\n\n" + part + ("\n## " + rest if sep else "")
 
 
@@ -1100,8 +1099,7 @@ ROUND_TRIP_NOTES = [
     "book's controls update more than one label (HTML tables, charts); measured beside it "
     "(paired, 2026-12-06) they land 1–3 ms above it at the median and within 5 ms of its "
     "p95 on every probe. Since 2026-12-01 the dice calculator enumerates every dice count "
-    "when it "
-    "is built (a pre-heated kernel does it before any reader comes) and the rune duel's "
+    "when it is built (a pre-heated kernel does it before any reader comes) and the rune duel's "
     "solver is cached, so a first change no longer waits for the engine.",
 ]
 
