@@ -1,4 +1,4 @@
-"""One rules-configuration object: every variant named in RULINGS.md is a field here.
+"""One rules-configuration object: every variant of ``docs/rulings.md`` is a field here.
 
 Designers compare interpretations by building another :class:`RulesConfig`; the default
 instance follows the first option of each ruling.
@@ -26,7 +26,7 @@ RouleauMouvementRule = Literal["no_rune", "plus_one"]
 
 @dataclass(frozen=True, slots=True)
 class RulesConfig:
-    """The rules variants in force, one field per variant named in RULINGS.md (its options
+    """The rules variants in force, one field per variant of ``docs/rulings.md`` (its options
     are the field's Literal, the default first: :data:`CHOICES`)."""
 
     weather: WeatherRule = "bag"

@@ -1,7 +1,7 @@
 """The rulebook's data, typed once: the Attack/Defence matrix, the wind schedule, the six
 characters with their Ultimes, the 26-rune grimoire and the annex's preset teams.
 
-Rulings are cited by id (see ``shared/RULINGS.md``).
+Rulings are cited by id (see ``docs/rulings.md``).
 """
 
 from __future__ import annotations

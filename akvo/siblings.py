@@ -1,6 +1,6 @@
 """Exact dice odds of Akvolition's two sibling games, on the same primitives as the engine.
 
-*Vague Attaque* (``shared/sources/vague-attaque-regles.txt``):
+*Vague Attaque* (its rulebook, « Règles du jeu »):
 
 - a duel for a Souvenir: each player rolls one die, the higher wins, a tie has no effect;
 - a duel for a Lieu: "le duel se joue en 3 lancers. Il faut faire deux fois le meilleur
@@ -13,7 +13,7 @@
   faces are printed as six lines whose symbols are lost in the text: we read them as the
   faces 1–6 in that order, one effect each; the last one makes the ship skip its next turn.
 
-*Akeruption* (``shared/sources/akeruption-aide-de-jeu.txt``): a wall's resistance test rolls
+*Akeruption* (its « Aide de jeu »): a wall's resistance test rolls
 a lava die against a wall die + 0 (straw), +1 (wood) or +2 (stone); a tie goes to the lava,
 and when the lava wins the wall is destroyed.
 

@@ -4,7 +4,7 @@ Style of OpenSpiel and python-chess: :meth:`MatchState.apply_action` changes the
 place (fast, for simulations) and :meth:`MatchState.child` returns a changed copy. An
 illegal action raises :class:`~akvo.errors.IllegalAction` before anything changes.
 
-Readings beyond RULINGS.md (the simplest reading players would expect):
+Readings beyond ``docs/rulings.md`` (the simplest reading players would expect):
 
 - Orders are programmed A first, then B; each side's observation hides the other's
   orders until both are revealed (the secret, simultaneous programming of the rulebook).
