@@ -15,6 +15,7 @@ from akvo.bots import BOTS
 from akvo.config import DEFAULT_RULES, RulesConfig
 from akvo.errors import AkvoError, RulesError, TeamError
 from akvo.match.board import CHAR_LABELS, CHAR_NAMES, SIDE_NAMES
+from akvo.online.clock import LIVE, MODE_LABELS, MODE_OF, UNITS, ClockSetup
 from akvo.online.sharing import PLAYER_COUNTS, SharingError, check_split, default_split
 from akvo.rules import CHARACTERS, PRESET_TEAMS
 from akvo.teams import Team, parse_team, preset_team
@@ -25,7 +26,11 @@ SEED_LIMIT: Final = 1 << 63
 TEAM_TEXT_LIMIT: Final = 200
 #: French names of the bots (``akvo.bots.BOTS``) accepted as well as the engine's names.
 BOT_NAMES: Final = {**{key: key for key in BOTS}, **{label: key for key, label in BOTS.items()}}
-_KEYS: Final = frozenset(("teams", "rules", "players", "seed", "bots", "sharing", "coach"))
+_KEYS: Final = frozenset(
+    ("teams", "rules", "players", "seed", "bots", "sharing", "coach", "clock", "names")
+)
+#: The longest name a player may give their seat.
+NAME_LIMIT: Final = 24
 
 
 class TableRefusal(AkvoError):
@@ -56,11 +61,17 @@ class Seat:
     player: int
     characters: tuple[int, ...]
     bot: str | None
+    person: str | None = None
 
     @property
     def name(self) -> str:
         """``A1``, ``B2``…"""
         return f"{SIDE_NAMES[self.side]}{self.player}"
+
+    @property
+    def called(self) -> str:
+        """What the other players call this seat: its player's name, else ``A1``…"""
+        return self.person or self.name
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -70,15 +81,17 @@ class Seat:
             "player": self.player,
             "characters": [CHAR_NAMES[c] for c in self.characters],
             "character_labels": [CHAR_LABELS[c] for c in self.characters],
-            "bot": BOTS[self.bot] if self.bot else None,
+            "bot": BOTS.get(self.bot, self.bot) if self.bot else None,
+            "person": self.person,
         }
 
 
 @dataclass(frozen=True, slots=True)
 class TableSetup:
     """What a table plays: two teams, the rules, 2/4/6 players and their sharing of the
-    characters, the chance seed, the bots of empty sides (engine names), and whether the
-    players' pages show the coach."""
+    characters, the chance seed, the bots of empty sides (engine names), whether the
+    players' pages show the coach, the bots of single seats (by seat index), the clock and
+    the players' names (by seat index)."""
 
     teams: tuple[Team, Team]
     rules: RulesConfig
@@ -87,6 +100,9 @@ class TableSetup:
     bots: tuple[str | None, str | None]
     sharing: tuple[tuple[int, ...], tuple[int, ...]]
     coach: bool = True
+    seat_bots: tuple[tuple[int, str], ...] = ()
+    clock: ClockSetup | None = None
+    names: tuple[tuple[int, str], ...] = ()
 
     @property
     def per_side(self) -> int:
@@ -95,12 +111,19 @@ class TableSetup:
     def seats(self) -> tuple[Seat, ...]:
         """Seats in order A1, A2, (A3), B1, B2, (B3)."""
         seats = []
+        seat_bots, names = dict(self.seat_bots), dict(self.names)
         for side in (0, 1):
             for player in range(1, self.per_side + 1):
                 chars = tuple(c for c in range(6) if self.sharing[side][c] == player)
                 index = side * self.per_side + player - 1
-                seats.append(Seat(index, side, player, chars, self.bots[side]))
+                bot = self.bots[side] or seat_bots.get(index)
+                seats.append(Seat(index, side, player, chars, bot, names.get(index)))
         return tuple(seats)
+
+    def seat_name(self, index: int) -> str:
+        """``A1``, ``B2``… of a seat index."""
+        side, player = divmod(index, self.per_side)
+        return f"{SIDE_NAMES[side]}{player + 1}"
 
     def to_dict(self) -> dict[str, Any]:
         """JSON data that :meth:`from_dict` reads back (the store's row)."""
@@ -110,10 +133,15 @@ class TableSetup:
             "rules": self.rules.to_dict(),
             "players": self.players,
             "seed": self.seed,
-            "bots": {SIDE_NAMES[s]: self.bots[s] for s in (0, 1) if self.bots[s]},
+            "bots": {
+                **{SIDE_NAMES[s]: self.bots[s] for s in (0, 1) if self.bots[s]},
+                **{self.seat_name(i): bot for i, bot in self.seat_bots},
+            },
             "sharing": {
                 SIDE_NAMES[s]: {CHAR_NAMES[c]: self.sharing[s][c] for c in range(6)} for s in (0, 1)
             },
+            **({"clock": self.clock.to_dict()} if self.clock else {}),
+            **({"names": {self.seat_name(i): n for i, n in self.names}} if self.names else {}),
         }
 
     @classmethod
@@ -129,7 +157,16 @@ class TableSetup:
         a, b = setup.teams
         teams = (Team(a.groups, a.bonus, names[0]), Team(b.groups, b.bonus, names[1]))
         return cls(
-            teams, setup.rules, setup.players, setup.seed, setup.bots, setup.sharing, setup.coach
+            teams,
+            setup.rules,
+            setup.players,
+            setup.seed,
+            setup.bots,
+            setup.sharing,
+            setup.coach,
+            setup.seat_bots,
+            setup.clock,
+            setup.names,
         )
 
 
@@ -137,9 +174,10 @@ def parse_request(data: object, seed: int | None = None) -> TableSetup:
     """The setup asked for by a creation request (JSON already decoded).
 
     ``{"teams": [A, B], "rules": {...}?, "players": 2|4|6?, "seed": n?, "bots": {"B":
-    "normal"}?, "sharing": {"A": {"pedalair": 1, …}}?, "coach": true?}``. A team is a preset key
-    (``perrockiss``) or a team list (R27). Without a seed, ``seed`` is used (or a random
-    one is drawn).
+    "normal", "A2": "fort"}?, "sharing": {"A": {"pedalair": 1, …}}?, "coach": true?, "clock":
+    {"mode": "en direct", "minutes": 3}?, "names": {"A1": "Léa"}?}``. A team is a preset key
+    (``perrockiss``) or a team list (R27); a bot takes a whole side (``"B"``) or one seat
+    (``"A2"``). Without a seed, ``seed`` is used (or a random one is drawn).
     """
     if not isinstance(data, dict):
         raise refuse("request", "La demande doit être un objet JSON.")
@@ -156,14 +194,16 @@ def parse_request(data: object, seed: int | None = None) -> TableSetup:
         given = secrets.randbelow(SEED_LIMIT) if seed is None else seed
     if isinstance(given, bool) or not isinstance(given, int) or not 0 <= given < SEED_LIMIT:
         raise refuse("seed", "La graine est un entier positif (moins de 2⁶³).")
-    bots = _bots(data.get("bots", {}))
+    bots, seat_bots = _bots(data.get("bots", {}), players // 2)
     sharing = _sharing(data.get("sharing", {}), players // 2, bots)
+    clock = parse_clock(data.get("clock"))
+    names = _names(data.get("names", {}), players // 2)
     coach = data.get("coach", True)
     if not isinstance(coach, bool):
         raise refuse(
             "coach", "Le coach s’affiche ou non\u00a0: «\u00a0coach\u00a0» vaut true ou false."
         )
-    return TableSetup(teams, rules, players, given, bots, sharing, coach)
+    return TableSetup(teams, rules, players, given, bots, sharing, coach, seat_bots, clock, names)
 
 
 def _teams(value: object) -> tuple[Team, Team]:
@@ -195,22 +235,88 @@ def _rules(value: object) -> RulesConfig:
         raise refuse("rules", "Une variante de règles est inconnue.", error) from None
 
 
-def _bots(value: object) -> tuple[str | None, str | None]:
+def _seat_index(name: object, per_side: int) -> int | None:
+    """The seat index of ``A1``, ``B2``… at a table of ``per_side`` players per side."""
+    if not isinstance(name, str) or len(name) != 2 or name[0] not in SIDE_NAMES:
+        return None
+    if not name[1].isdigit() or not 1 <= int(name[1]) <= per_side:
+        return None
+    return SIDE_NAMES.index(name[0]) * per_side + int(name[1]) - 1
+
+
+def _bots(
+    value: object, per_side: int
+) -> tuple[tuple[str | None, str | None], tuple[tuple[int, str], ...]]:
+    """The bots of whole sides (``"B"``) and of single seats (``"A2"``)."""
     if not isinstance(value, dict):
-        raise refuse("bots", 'Les bots se donnent par camp, par exemple {"B": "normal"}.')
+        raise refuse(
+            "bots", 'Les bots se donnent par camp ou par place, par exemple {"B": "normal"}.'
+        )
     bots: list[str | None] = [None, None]
-    for side, name in value.items():
-        if side not in SIDE_NAMES:
+    seat_bots: dict[int, str] = {}
+    for place, name in value.items():
+        index = _seat_index(place, per_side)
+        if place not in SIDE_NAMES and index is None:
             raise refuse(
-                "bots", "Les bots se donnent par camp\u00a0: «\u00a0A\u00a0» ou «\u00a0B\u00a0»."
+                "bots",
+                "Un bot prend un camp (« A », « B ») ou une place de la "
+                f"table (« A1 » à « B{per_side} »).",
             )
         if not isinstance(name, str) or name not in BOT_NAMES:
             shown = ", ".join(BOTS.values())
-            raise refuse("bots", f"Bot inconnu\u00a0; au choix\u00a0: {shown}.")
-        bots[SIDE_NAMES.index(side)] = BOT_NAMES[name]
+            raise refuse("bots", f"Bot inconnu ; au choix : {shown}.")
+        if index is None:
+            bots[SIDE_NAMES.index(place)] = BOT_NAMES[name]
+        elif per_side == 1:
+            bots[index] = BOT_NAMES[name]
+        else:
+            seat_bots[index] = BOT_NAMES[name]
     if bots[0] and bots[1]:
         raise refuse("bots", "Il faut au moins un camp joué par des personnes.")
-    return bots[0], bots[1]
+    people = [i for i in range(2 * per_side) if not bots[i // per_side] and i not in seat_bots]
+    if not people:
+        raise refuse("bots", "Il faut au moins une place jouée par une personne.")
+    seat_bots = {i: b for i, b in seat_bots.items() if not bots[i // per_side]}
+    return (bots[0], bots[1]), tuple(sorted(seat_bots.items()))
+
+
+def parse_clock(value: object) -> ClockSetup | None:
+    """A request's ``clock``: ``{"mode": "en direct", "minutes": 3}`` or ``{"mode": "sur
+    plusieurs jours", "hours": 24}`` (``live`` / ``days`` too); ``None``: no clock."""
+    if value is None:
+        return None
+    mode = value.get("mode") if isinstance(value, dict) else None
+    mode = MODE_OF.get(mode) if isinstance(mode, str) else None
+    if mode is None or not isinstance(value, dict) or set(value) != {"mode", UNITS[mode][0]}:
+        raise refuse(
+            "clock",
+            'L’horloge est {"mode": "en direct", "minutes": 1 à 60} ou '
+            '{"mode": "sur plusieurs jours", "hours": 1 à 168}.',
+        )
+    unit, low, high, _ = UNITS[mode]
+    amount = value[unit]
+    if isinstance(amount, bool) or not isinstance(amount, int) or not low <= amount <= high:
+        what = "minutes par décision" if mode == LIVE else "heures par tour"
+        raise refuse("clock", f"Horloge « {MODE_LABELS[mode]} » : de {low} à {high} {what}.")
+    return ClockSetup(mode, amount)
+
+
+def _names(value: object, per_side: int) -> tuple[tuple[int, str], ...]:
+    """The players' names by seat (``{"A1": "Léa"}``), shown to the others."""
+    if not isinstance(value, dict):
+        raise refuse("names", 'Les noms se donnent par place : {"A1": "Léa"}.')
+    names: dict[int, str] = {}
+    for place, name in value.items():
+        index = _seat_index(place, per_side)
+        if index is None:
+            raise refuse("names", f"Place inconnue pour un nom (« A1 » à « B{per_side} »).")
+        text = name.strip() if isinstance(name, str) else ""
+        if not 0 < len(text) <= NAME_LIMIT or not text.isprintable() or set(text) & set("<>&"):
+            raise refuse(
+                "names", f"Un nom a de 1 à {NAME_LIMIT} caractères, sans « < », « > » ni « & »."
+            )
+        names[index] = text
+    return tuple(sorted(names.items()))
 
 
 def _sharing(

@@ -34,6 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
+from akvo.bots import BOTS
 from akvo.match.actions import (
     LATERAL_TOKENS,
     ORDER_ACTION_LIST,
@@ -52,6 +53,14 @@ from akvo.online.seating import Seat, TableSetup, refuse
 PART: Final = "part"
 PROPOSE: Final = "propose"
 ACCEPT: Final = "accept"
+#: Rows of the log that change who plays a seat (never an engine action): ``seat-bot
+#: greedy`` hands the seat to a bot, ``seat-back`` gives it back to its player at the
+#: next turn.
+SEAT_BOT: Final = "seat-bot"
+SEAT_BACK: Final = "seat-back"
+#: Who wrote a row of the log, besides a bot's engine name (:attr:`Table.authors`).
+PLAYER: Final = "player"
+TABLE: Final = "table"
 #: A seat index for "no seat": the spectator.
 SPECTATOR: Final = -1
 #: The longest action text a seat may send (the longest legal one is about 50 characters).
@@ -83,6 +92,13 @@ class Table:
         #: Every accepted action in order: (seat index, action). Bots' rows carry the
         #: index of their side's first seat.
         self.rows: list[tuple[int, str]] = []
+        #: Who wrote each row: :data:`PLAYER`, a bot's engine name, or :data:`TABLE` for
+        #: a change of who plays a seat.
+        self.authors: list[str] = []
+        # Seats handed to a bot during the match (bot name), and the turn in which their
+        # player asked for them back (they return when the turn changes).
+        self._handed: list[str | None] = [None] * len(self.seats)
+        self._reclaim: dict[int, int] = {}
         # Orders in progress, per side: each seat's part (unit → token index), the ship's
         # agreed token, a central player's pending offer, and complete orders the engine
         # has not taken yet (B's, while A is still programming).
@@ -126,6 +142,21 @@ class Table:
     @property
     def finished(self) -> bool:
         return self.state.player == TERMINAL
+
+    def controller(self, index: int) -> str | None:
+        """The bot (engine name) that plays seat ``index`` now, or ``None`` for its player."""
+        return self._handed[index] or self.seats[index].bot
+
+    def handed(self, index: int) -> str | None:
+        """The bot a seat was handed to during the match, if it still plays it."""
+        return self._handed[index]
+
+    def reclaiming(self, index: int) -> bool:
+        """Whether the seat's player asked for it back (it returns at the next turn)."""
+        return index in self._reclaim
+
+    def _side_bot(self, index: int) -> bool:
+        return self.setup.bots[self.seats[index].side] is not None
 
     # --- orders in progress -----------------------------------------------------------------
     def orders_complete(self, side: int) -> bool:
@@ -184,7 +215,7 @@ class Table:
         if index == SPECTATOR or self.finished:
             return ()
         seat = self.seats[index]
-        if seat.bot:
+        if self._side_bot(index):
             return ()
         state = self.state
         if state.phase == ORDERS:
@@ -217,19 +248,37 @@ class Table:
         return proposals
 
     def deciding_seats(self) -> tuple[int, ...]:
-        """The human seats that may act now."""
-        return tuple(s.index for s in self.seats if self.actions(s.index))
+        """The seats played by people that may act now."""
+        return tuple(
+            s.index
+            for s in self.seats
+            if self.controller(s.index) is None and self.actions(s.index)
+        )
+
+    def bot_seats(self) -> tuple[int, ...]:
+        """The seats played by a bot of their own (not a whole side's) that may act now."""
+        return tuple(
+            s.index
+            for s in self.seats
+            if self.controller(s.index) and not self._side_bot(s.index) and self.actions(s.index)
+        )
 
     # --- acting -----------------------------------------------------------------------------
-    def check(self, index: int, action: object) -> str:
-        """``action`` if seat ``index`` may send it now, else a :class:`TableRefusal`
-        (French) saying why; nothing changes either way."""
+    def check(self, index: int, action: object, *, bot: bool = False) -> str:
+        """``action`` if seat ``index`` may send it now (its player, or with ``bot`` the
+        bot playing it), else a :class:`TableRefusal` (French) saying why; nothing changes
+        either way."""
         if not isinstance(action, str) or not 0 < len(action) <= ACTION_LIMIT:
             raise refuse("action", "Un coup est un texte choisi dans la liste proposée.")
         if self.finished:
             raise refuse("finished", "Le match est terminé.")
         if index == SPECTATOR:
             raise refuse("spectator", "Un spectateur regarde sans jouer.")
+        if not bot and self.controller(index) is not None:
+            raise refuse(
+                "bot_seat",
+                "Un bot joue cette place ; reprenez-la, elle vous revient au tour suivant.",
+            )
         allowed = self.actions(index)
         if action in allowed:
             return action
@@ -239,12 +288,102 @@ class Table:
             "illegal", "Ce coup n’est pas permis maintenant\u00a0: choisissez-en un dans la liste."
         )
 
-    def propose(self, index: int, action: object) -> None:
-        """Apply seat ``index``'s action (checked by :meth:`check`), then play chance."""
-        text = self.check(index, action)
+    def propose(self, index: int, action: object, *, bot: str | None = None) -> None:
+        """Apply seat ``index``'s action (checked by :meth:`check`; ``bot``: the bot that
+        plays the seat sends it), then play chance."""
+        if bot is not None and bot != self.controller(index):
+            raise refuse("bot", f"Aucun bot {bot} ne joue la place {self.seats[index].name}.")
+        text = self.check(index, action, bot=bot is not None)
         self.rows.append((index, text))
+        self.authors.append(bot or PLAYER)
         self._apply(self.seats[index], text)
         self._settle()
+
+    # --- who plays a seat -------------------------------------------------------------------
+    def check_control(self, index: int, action: object) -> str:
+        """``action`` (``seat-bot <bot>`` or ``seat-back``) if it may change who plays seat
+        ``index`` now, else a refusal; nothing changes either way."""
+        if self.finished:
+            raise refuse("finished", "Le match est terminé.")
+        if not 0 <= index < len(self.seats) or not isinstance(action, str):
+            raise refuse("seat", "Place inconnue.")
+        verb, _, bot = action.partition(" ")
+        name = self.seats[index].called
+        if verb == SEAT_BOT:
+            if bot not in BOTS:
+                shown = ", ".join(BOTS.values())
+                raise refuse("bots", f"Bot inconnu ; au choix : {shown}.")
+            if self.controller(index) is not None:
+                raise refuse("seat_taken", f"Un bot joue déjà la place de {name}.")
+            return action
+        if action == SEAT_BACK:
+            if self._handed[index] is None:
+                raise refuse("not_handed", f"La place de {name} n’est pas tenue par un bot.")
+            if index in self._reclaim:
+                raise refuse("not_handed", f"{name} reprend déjà sa place au tour suivant.")
+            return action
+        raise refuse("seat", "Changement de place inconnu.")
+
+    def control(self, index: int, action: object) -> None:
+        """Hand seat ``index`` to a bot, or give it back to its player at the next turn
+        (checked by :meth:`check_control`): a row of the log like any action."""
+        text = self.check_control(index, action)
+        self.rows.append((index, text))
+        self.authors.append(TABLE)
+        if text == SEAT_BACK:
+            self._reclaim[index] = self.state.turn
+        else:
+            self._handed[index] = text.partition(" ")[2]
+            self._reclaim.pop(index, None)
+        self._settle()
+
+    def seat_bot_move(self, decide: Callable[[int, MatchState], str]) -> tuple[int, str] | None:
+        """The next move of a seat played by a bot of its own, ``(seat, action)``, or
+        ``None`` when none moves now (a person's decision, or a bot waiting for one).
+
+        ``decide(seat, state)`` is the seat's bot on ``state``, the match as the seat's side
+        sees it (:meth:`seen_by`). At the orders each bot seat sends its part, proposes
+        the ship's token or accepts its partner's offer; otherwise the side's first bot
+        seat decides, and the bot seat holding that decision sends it (when a person's
+        character holds it, the bots wait for that person). A bot accepts its partner's
+        offer, so that two bots, or a bot and a person, always agree."""
+        seats = self.bot_seats()
+        if not seats:
+            return None
+        if self.state.phase == ORDERS:
+            for index in seats:
+                action = self._bot_orders_move(index, decide)
+                if action is not None:
+                    return index, action
+            return None
+        lead = seats[0]
+        side = self.seats[lead].side
+        if is_joint(self.state) and self.ship_shared(side):
+            offer = self._order_offer
+            if offer is None:
+                return lead, f"{PROPOSE} {decide(lead, self.seen_by(side))}"
+            accept = f"{ACCEPT} {offer.choice}"
+            return next(((i, accept) for i in seats if accept in self.actions(i)), None)
+        choice = decide(lead, self.seen_by(side))
+        return next(((i, choice) for i in seats if choice in self.actions(i)), None)
+
+    def _bot_orders_move(self, index: int, decide: Callable[[int, MatchState], str]) -> str | None:
+        seat = self.seats[index]
+        side = seat.side
+        if self.setup.per_side == 1:
+            return decide(index, self.seen_by(side))
+        if self._part_units(seat) and index not in self._parts[side]:
+            return self.part_of(index, decide(index, self.seen_by(side)))[0]
+        if {BARREUR, LANCEUR} & set(seat.characters) and self.ship_shared(side):
+            if self._ship[side] is not None:
+                return None
+            offer = self._ship_offer[side]
+            if offer is None:
+                orders = ORDER_ACTIONS[decide(index, self.seen_by(side))]
+                return f"{PROPOSE} {SHIP_TOKENS[orders[SHIP]]}"
+            if offer.seat != index:
+                return f"{ACCEPT} {offer.choice}"
+        return None
 
     def _apply(self, seat: Seat, action: str) -> None:
         verb, _, rest = action.partition(" ")
@@ -296,7 +435,11 @@ class Table:
                 self._ship_offer[side] = None
                 state.apply_action(action)
             else:
-                return
+                break
+        for seat, turn in list(self._reclaim.items()):
+            if state.turn != turn or self.finished:
+                self._handed[seat] = None
+                del self._reclaim[seat]
 
     # --- bots -------------------------------------------------------------------------------
     def bot_side(self) -> int | None:
@@ -352,18 +495,22 @@ class Table:
         """Apply the decision of ``side``'s bot (a row of the log, checked by the engine)."""
         action = self.check_bot(side, action)
         self.rows.append((self.side_seats(side)[0].index, action))
+        self.authors.append(self.setup.bots[side] or PLAYER)
         self.state.apply_action(action)
         self._settle()
 
     def replay_row(self, index: int, action: object) -> None:
-        """Apply one stored row: a bot's when the seat is a bot's, else a seat's action."""
+        """Apply one stored row: a whole side's bot's, a change of who plays a seat, or a
+        seat's action (by the bot playing it, if one does)."""
         if not 0 <= index < len(self.seats):
             raise refuse("row", "Une ligne du journal de la table nomme une place inconnue.")
         seat = self.seats[index]
-        if seat.bot:
+        if self._side_bot(index):
             self.play_bot(seat.side, action)
+        elif isinstance(action, str) and action.partition(" ")[0] in (SEAT_BOT, SEAT_BACK):
+            self.control(index, action)
         else:
-            self.propose(index, action)
+            self.propose(index, action, bot=self.controller(index))
 
 
 @functools.cache
