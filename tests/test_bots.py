@@ -38,13 +38,20 @@ def _random_node(seed: int, steps: int, team_a: str, team_b: str, rules: RulesCo
 
 
 def test_bots_have_french_labels() -> None:
-    assert BOTS == {"random": "facile", "greedy": "normal", "search": "fort"}
+    assert BOTS == {
+        "random": "hasard",
+        "beginner": "débutant",
+        "easy": "facile",
+        "greedy": "normal",
+        "search": "fort",
+        "expert": "expert",
+    }
 
 
 def test_unknown_bot_is_named() -> None:
-    with pytest.raises(BotError, match="unknown bot 'expert'"):
-        make_bot("expert")
-    with pytest.raises(BotError, match="takes no options"):
+    with pytest.raises(BotError, match="unknown bot 'grandmaster'"):
+        make_bot("grandmaster")
+    with pytest.raises(BotError, match="does not take budget"):
         make_bot("greedy", budget=3)
 
 

@@ -65,14 +65,14 @@ def test_compare_rules_prints_the_paired_difference(capsys: pytest.CaptureFixtur
         ("simulate perrockiss", "team_b"),
         ("simulate perrockiss fish-tank -n 0", "below the minimum 1"),
         ("simulate perrockiss fish-tank -n ten", "not an integer"),
-        ("simulate perrockiss fish-tank --bots greedy expert", "invalid choice"),
+        ("simulate perrockiss fish-tank --bots greedy grandmaster", "invalid choice"),
         ("simulate perrockiss fish-tank --rules weather=moon", "weather='moon'"),
         ("simulate perrockiss fish-tank --rules colour=red", "unknown rules variant"),
         ("simulate perrockiss fish-tank --workers -1", "below the minimum 0"),
         ("simulate perrockiss fish-tank --out results.txt", ".csv or .json"),
         ("simulate perrockiss fish-tank --workers 2 --scheduler tcp://x:1", "not allowed"),
         ("simulate perrockiss shark --workers 0 -n 1", "team"),
-        ("simulate perrockiss fish-tank --budget 3 --workers 0 -n 1", "search bot"),
+        ("simulate perrockiss fish-tank --budget 3 --workers 0 -n 1", "take a budget"),
     ],
 )
 def test_bad_options_get_one_line_and_status_2(

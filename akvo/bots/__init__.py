@@ -6,54 +6,58 @@ A bot is a callable ``bot(state) -> action`` answering any decision node of
     from akvo.bots import BOTS, make_bot
     from akvo.match import play_match
 
-    bot_a, bot_b = make_bot("greedy", seed=1), make_bot("random", seed=2)
+    bot_a, bot_b = make_bot("greedy", seed=1), make_bot("expert", seed=2, budget=2)
     state = play_match(7, bots=(bot_a, bot_b))
 
-- ``"random"`` (« facile »): uniform among the legal actions, each draw keyed by the
-  decision (:mod:`akvo.bots.uniform`);
-- ``"greedy"`` (« normal »): the best immediate expected value, exact (:mod:`akvo.bots.greedy`);
-- ``"search"`` (« fort »): looks ahead with Monte Carlo rollouts, never peeking at the other
-  side's hidden orders (:mod:`akvo.bots.search`); ``make_bot("search", seed, budget=…)``.
+Each bot declares itself in its own module (:mod:`akvo.bots.registry`): its name, French
+label, options, speed class and rank on the ladder. The ladder, weakest first: « débutant »
+and « facile » (the evaluation with noise, :mod:`akvo.bots.noisy`), « normal » (``greedy``:
+the best immediate exact value), « fort » (``search``: Monte Carlo over the orders), « expert »
+(regret matching over the orders, exact lookahead elsewhere, :mod:`akvo.bots.expert`). The
+uniform random bot (``random``, « hasard ») is outside the ladder.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
-from akvo.errors import AkvoError, require_choice, require_seed
-from akvo.match.state import MatchState
+from akvo.bots.registry import Bot, BotError, BotSpec, load_registry
+from akvo.errors import require_choice, require_seed
 
-Bot = Callable[[MatchState], str]
-
+#: Every bot, by engine name, from the registry.
+REGISTRY: Final[dict[str, BotSpec]] = load_registry()
 #: Bot names and their French labels (as the book shows them).
-BOTS: dict[str, str] = {"random": "facile", "greedy": "normal", "search": "fort"}
+BOTS: Final[dict[str, str]] = {name: spec.label for name, spec in REGISTRY.items()}
+#: The ladder's levels, weakest first.
+LADDER: Final[tuple[str, ...]] = tuple(
+    spec.name
+    for spec in sorted(REGISTRY.values(), key=lambda s: s.rank if s.rank is not None else 0)
+    if spec.rank is not None
+)
 
 
-class BotError(AkvoError):
-    """An unknown bot name or a bad bot option."""
+def bot_spec(name: object) -> BotSpec:
+    """The registry's entry of a bot (its engine name or its French label)."""
+    if isinstance(name, str) and name not in REGISTRY:
+        by_label = {spec.label: spec for spec in REGISTRY.values()}
+        if name in by_label:
+            return by_label[name]
+    return REGISTRY[require_choice("bot", name, REGISTRY, BotError)]
 
 
 def make_bot(name: str, seed: int | None = None, **options: Any) -> Bot:
-    """A new bot by name (see :data:`BOTS`); ``options`` go to its constructor
-    (``budget`` for ``"search"``). ``seed``: an integer, or ``None`` for a random one."""
-    name = require_choice("bot", name, BOTS, BotError)
-    seed = require_seed("seed", seed, BotError)
-    if name == "random":
-        if options:
-            raise BotError(f"the random bot takes no options, got {sorted(options)}")
-        from akvo.bots.uniform import UniformBot
-
-        return UniformBot(seed)
-    if name == "greedy":
-        from akvo.bots.greedy import GreedyBot
-
-        if options:
-            raise BotError(f"the greedy bot takes no options, got {sorted(options)}")
-        return GreedyBot(seed)
-    from akvo.bots.search import SearchBot
-
-    return SearchBot(seed, **options)
+    """A new bot by name (see :data:`BOTS`); ``options`` are those its registry entry
+    accepts (``budget`` for ``"search"`` and ``"expert"``), an unknown one is refused.
+    ``seed``: an integer, or ``None`` for a random one."""
+    spec = REGISTRY[require_choice("bot", name, REGISTRY, BotError)]
+    return spec.make(require_seed("seed", seed, BotError), **options)
 
 
-__all__ = ["BOTS", "Bot", "BotError", "make_bot"]
+def options_for(name: str, options: dict[str, Any]) -> dict[str, Any]:
+    """Those of ``options`` that the bot ``name`` accepts (a run's options, given for
+    several bots, sorted out per bot)."""
+    accepted = REGISTRY[name].option_names
+    return {key: value for key, value in options.items() if key in accepted}
+
+
+__all__ = ["BOTS", "LADDER", "REGISTRY", "Bot", "BotError", "BotSpec", "bot_spec", "make_bot"]

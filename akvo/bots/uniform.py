@@ -1,4 +1,5 @@
-"""The « facile » bot: uniform among the legal actions, its draw keyed by the decision.
+"""The uniform random bot (« hasard », outside the ladder): uniform among the legal
+actions, its draw keyed by the decision.
 
 A generator drawn in sequence pairs two readings of a rule only until their first different
 decision: one extra choice shifts every later one. This bot draws each choice from a stream
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import random
 
+from akvo.bots.registry import BotSpec
 from akvo.errors import MatchError, require_seed
 from akvo.match.state import MatchState
 from akvo.match.streams import KeyedChance, decision_key
@@ -29,3 +31,13 @@ class UniformBot:
     def __call__(self, state: MatchState) -> str:
         legal = state.legal
         return legal[int(self.chance.decision_uniform(decision_key(state)) * len(legal))]
+
+
+SPEC = BotSpec(
+    name="random",
+    label="hasard",
+    description="joue au hasard parmi les coups permis (pour les tests et le labo)",
+    factory=UniformBot,
+    speed="instant",
+    rank=None,
+)

@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from akvo.bots import BOTS
+from akvo.bots import BOTS, REGISTRY
 from akvo.config import RulesConfig
 from akvo.errors import AkvoError
 from akvo.lab.options import parse_rules, rules_text
@@ -93,7 +93,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="local Dask workers (default: one per core; 0: no Dask, this process)",
     )
     where.add_argument("--scheduler", metavar="ADDRESS", help="an existing Dask scheduler")
-    parser.add_argument("--budget", type=_count(1), default=None, help="search bot rollouts")
+    parser.add_argument(
+        "--budget", type=_count(1), default=None, help="rollouts of the bots that take a budget"
+    )
     parser.add_argument("--method", choices=METHODS, default="wilson", help="interval method")
     parser.add_argument("--out", type=_out_type, default=None, help="per-match table (.csv/.json)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -107,8 +109,9 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> None:
     teams = (args.team_a, args.team_b)
     for team in teams:
         team_of(team)  # a bad team fails before any output
-    if args.budget is not None and "search" not in args.bots:
-        raise LabError("--budget is for the search bot; neither bot is 'search'")
+    if args.budget is not None and not any("budget" in REGISTRY[b].option_names for b in args.bots):
+        takers = ", ".join(n for n, spec in REGISTRY.items() if "budget" in spec.option_names)
+        raise LabError(f"--budget is for the bots that take a budget ({takers}); neither bot does")
     common: dict[str, Any] = {
         "n": args.matches,
         "seed": args.seed,

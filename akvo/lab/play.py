@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from akvo.bots import make_bot
+from akvo.bots import make_bot, options_for
 from akvo.config import RulesConfig
 from akvo.lab.coverage import MatchUses
 from akvo.lab.results import (
@@ -60,7 +60,7 @@ def match_seed(master: int, index: int, role: str = "chance") -> int:
 
 def _bot(spec: MatchSpec, side: str, index: int) -> Any:
     name = spec.bots[0 if side == "A" else 1]
-    options = dict(spec.bot_options) if name == "search" else {}
+    options = options_for(name, dict(spec.bot_options))
     bot = make_bot(name, match_seed(spec.seed, index, side), **options)
     forbidden = spec.forbidden[0 if side == "A" else 1]
     if forbidden:

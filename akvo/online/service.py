@@ -35,7 +35,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Final
 
-from akvo.bots import Bot, make_bot
+from akvo.bots import REGISTRY, Bot, make_bot
 from akvo.errors import AkvoError
 from akvo.online.seating import TableRefusal, TableSetup, parse_request, refuse
 from akvo.online.store import StoredTable, TableStore
@@ -44,8 +44,9 @@ from akvo.online.views import Coach, Labels, PlainLabels, seat_view, seat_view_j
 
 log = logging.getLogger("akvo.online")
 
-#: Bots decided in a worker thread (they take up to seconds a decision).
-SLOW_BOTS: Final = frozenset(("search",))
+#: Bots decided in a worker thread: those whose speed class (:mod:`akvo.bots.registry`) is
+#: not « instant » (they take up to a second a decision).
+SLOW_BOTS: Final = frozenset(n for n, spec in REGISTRY.items() if spec.speed != "instant")
 #: Finished tables kept in memory (others are rebuilt from the store when asked for).
 FINISHED_IN_MEMORY: Final = 64
 _HEX = frozenset("0123456789abcdef")

@@ -1,0 +1,183 @@
+"""The « expert » bot: regret matching over sampled orders, exact lookahead elsewhere.
+
+- **Orders** (secret and simultaneous, R9): candidate programmes for both sides — the
+  greedy bot's orders, their neighbours (one unit's token changed) and a per-unit sample
+  (each token changed with probability :data:`FLIP`) for itself; the greedy orders and
+  their neighbours for the other side, from public information only. Each cell of the
+  payoff matrix (its candidate × theirs) is the mean, over ``budget`` rollouts, of the
+  learned win chance (:mod:`akvo.eval`, through :func:`akvo.bots.judge.evaluation_for`) at
+  the end of the turn, the turn played by greedy bots. Rollout ``k`` of every cell draws
+  its dice from the same :class:`~akvo.match.streams.KeyedChance` (common random numbers),
+  keyed by the bot's seed and the decision. The matrix is solved by regret matching
+  (:mod:`akvo.bots.matrix`) and the bot plays its mixed strategy, sampled from its seed.
+  It never reads the other side's hidden orders: when B programs, A's orders are in the
+  state but hidden, and each column replaces them on its copy by that column's candidate
+  (a determinisation).
+- **Every other decision** (activation order, Ultimes, targets, runes, Relance, prodige,
+  Rouleau, Trident): :class:`~akvo.bots.lookahead.Lookahead`, to the end of the current
+  activation over the exact dice outcomes, the evaluation at the leaves; the best expected
+  win chance is played (ties: the engine's order).
+
+``budget`` (rollouts per cell) is the strength/speed knob.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Final
+
+from akvo.bots.greedy import GreedyBot
+from akvo.bots.judge import Judge, evaluation_for
+from akvo.bots.lookahead import DEFAULT_CAP, Lookahead
+from akvo.bots.registry import BotError, BotOption, BotSpec, positive_int
+from akvo.bots.search import neighbours
+from akvo.errors import require_seed
+from akvo.match.actions import ORDER_ACTIONS, SHIP_TOKENS
+from akvo.match.core import CHANCE, TERMINAL
+from akvo.match.phases import ORDERS, WEATHER
+from akvo.match.state import MatchState
+from akvo.match.streams import KeyedChance, decision_key
+
+#: Rollouts per payoff-matrix cell by default.
+DEFAULT_BUDGET: Final = 2
+#: Per-unit sampled candidates beyond the greedy orders and their neighbours.
+SAMPLES: Final = 4
+#: Chance a sampled candidate changes each unit's token.
+FLIP: Final = 0.3
+#: A strategy's probabilities below this are dropped before it is sampled (regret
+#: matching's average keeps a little of every row it tried).
+PURIFY: Final = 0.03
+#: Word indices of a decision's stream (rollout seeds use 0 … budget − 1).
+_CANDIDATE_WORD, _PLAY_WORD = 1 << 16, 1 << 17
+
+
+class ExpertBot:
+    """See the module. ``judge``: an evaluation (default: the learned one for the rules)."""
+
+    def __init__(
+        self,
+        seed: object = None,
+        budget: object = DEFAULT_BUDGET,
+        cap: object = DEFAULT_CAP,
+        judge: Judge | None = None,
+    ) -> None:
+        checked = require_seed("seed", seed, BotError)
+        self.budget = int(positive_int("budget", "rollouts")(budget))  # type: ignore[call-overload]
+        self.seeds = KeyedChance(random.getrandbits(64) if checked is None else checked)
+        self.greedy = GreedyBot(0)
+        self.lookahead = Lookahead(self.greedy, int(positive_int("cap", "nodes")(cap)))  # type: ignore[call-overload]
+        self._judge = judge
+
+    def judge(self, state: MatchState) -> Judge:
+        return self._judge if self._judge is not None else evaluation_for(state.rules)
+
+    def __call__(self, state: MatchState) -> str:
+        if state.phase == ORDERS:
+            return self.orders(state)
+        values = self.lookahead.values(state, self.judge(state))
+        best = max(range(len(values)), key=lambda i: (values[i], -i))
+        return state.legal[best]
+
+    # --- the orders ---------------------------------------------------------------------------
+    def candidates(self, state: MatchState, side: int, key: int) -> list[str]:
+        """Greedy orders, their neighbours, and :data:`SAMPLES` per-unit samples."""
+        base = self.greedy.orders(state, side)
+        out = [base, *neighbours(base)]
+        rng = random.Random(self.seeds.decision_word(key, _CANDIDATE_WORD))
+        for _ in range(SAMPLES):
+            lateral, ship = base.split()[1:]
+            tokens = [("A" if t == "T" else "T") if rng.random() < FLIP else t for t in lateral]
+            if rng.random() < FLIP:
+                ship = rng.choice([s for s in SHIP_TOKENS if s != ship])
+            candidate = f"orders {''.join(tokens)} {ship}"
+            if candidate not in out:
+                out.append(candidate)
+        return out
+
+    def payoffs(self, state: MatchState) -> tuple[list[str], list[str], list[list[float]]]:
+        """Its candidates, the other side's, and the matrix of its win chances."""
+        side = state.side
+        key = decision_key(state)
+        mine = self.candidates(state, side, key)
+        base = self.greedy.orders(state, 1 - side)
+        theirs = [base, *neighbours(base)]
+        seeds = [self.seeds.decision_word(key, k) for k in range(self.budget)]
+        leaves = [
+            turn_end(state, side, own, other, seed, self.greedy)
+            for own in mine
+            for other in theirs
+            for seed in seeds
+        ]
+        chances = [float(c) for c in self.judge(state).win_chances(leaves, side)]  # type: ignore[attr-defined]
+        per_cell = self.budget
+        cells = [
+            sum(chances[i : i + per_cell]) / per_cell for i in range(0, len(chances), per_cell)
+        ]
+        width = len(theirs)
+        matrix = [cells[r * width : (r + 1) * width] for r in range(len(mine))]
+        return mine, theirs, matrix
+
+    def strategy(self, state: MatchState) -> tuple[list[str], list[float]]:
+        """Its candidates and the probability it plays each (regret matching, purified)."""
+        from akvo.bots.matrix import regret_matching
+
+        mine, _, matrix = self.payoffs(state)
+        x, _ = regret_matching(matrix)
+        kept = [p if p >= PURIFY else 0.0 for p in x.tolist()]
+        total = sum(kept)
+        return mine, [p / total for p in kept]
+
+    def orders(self, state: MatchState) -> str:
+        mine, probabilities = self.strategy(state)
+        u = (self.seeds.decision_word(decision_key(state), _PLAY_WORD) >> 11) / 2.0**53
+        for action, p in zip(mine, probabilities, strict=True):
+            u -= p
+            if u < 0:
+                return action
+        return mine[max(range(len(mine)), key=probabilities.__getitem__)]
+
+
+def turn_end(state: MatchState, side: int, own: str, other: str, seed: int, bot: Any) -> MatchState:
+    """A copy of ``state`` (``side`` programming) played to the end of the turn with
+    ``own`` orders against ``other``'s (which replace the hidden ones when ``side`` is B),
+    dice keyed by ``seed``, every other decision ``bot``'s."""
+    copy = state.copy()
+    copy.log = False
+    if side == 1:  # A's orders are hidden from B: a determinisation replaces them
+        copy.orders[0] = ORDER_ACTIONS[other]
+    copy.apply_action(own)
+    if copy.player == 1 - side and copy.phase == ORDERS:
+        copy.apply_action(other)
+    dice = KeyedChance(seed)
+    while True:
+        player = copy.player
+        if player == TERMINAL:
+            return copy
+        if player == CHANCE:
+            if copy.phase == WEATHER:
+                return copy
+            dice.apply(copy)
+        elif copy.phase == ORDERS:
+            return copy
+        else:
+            copy.apply_action(bot(copy))
+
+
+SPEC = BotSpec(
+    name="expert",
+    label="expert",
+    description=(
+        "choisit ses ordres comme un joueur de poker, en mélangeant ses options face à celles "
+        "qu’il prête à l’adversaire, et calcule ailleurs chaque résultat possible des dés"
+    ),
+    factory=ExpertBot,
+    options=(
+        BotOption(
+            "budget",
+            f"rollouts per payoff-matrix cell (default {DEFAULT_BUDGET})",
+            positive_int("budget", "rollouts"),
+        ),
+    ),
+    speed="slow",
+    rank=5,
+)

@@ -1,0 +1,22 @@
+"""The « normal » level: the greedy bot (:mod:`akvo.bots.greedy`), the best immediate exact
+value at each decision. Declared here because the greedy module is compiled by mypyc."""
+
+from __future__ import annotations
+
+from akvo.bots.registry import Bot, BotSpec
+
+
+def _greedy(seed: int | None) -> Bot:
+    from akvo.bots.greedy import GreedyBot
+
+    return GreedyBot(seed)
+
+
+SPEC = BotSpec(
+    name="greedy",
+    label="normal",
+    description="prend le meilleur gain immédiat",
+    factory=_greedy,
+    speed="instant",
+    rank=3,
+)
