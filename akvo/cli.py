@@ -22,6 +22,7 @@ from typing import Any, NoReturn, TextIO
 from akvo.coach import cli as coach_cli
 from akvo.config import CHOICES, DEFAULT_RULES, RulesConfig
 from akvo.errors import AkvoError, excerpt
+from akvo.eval import cli as eval_cli
 from akvo.extras import MissingExtra
 from akvo.lab import cli as lab_cli
 from akvo.rules import TIER_NUMERALS, tier_for_turn
@@ -189,6 +190,7 @@ def _build_parser() -> _Parser:
     lab_cli.add_parser(commands)
     lab_cli.add_tournament_parser(commands)
     coach_cli.add_parser(commands)
+    eval_cli.add_parser(commands)
     return parser
 
 
@@ -318,6 +320,9 @@ def _run(args: argparse.Namespace, out: TextIO) -> None:
         return
     if args.command == "analyse":
         coach_cli.run(args, out)
+        return
+    if args.command == "train":
+        eval_cli.run(args, out)
         return
     if args.command == "duel":
         _print_duel(args, out)

@@ -146,3 +146,20 @@ def test_training_is_reproducible_from_its_seed(tmp_path: Path) -> None:
     assert files[0] == files[1]
     other = fit(data, DEFAULT_RULES, seed=8, epochs=2).weights
     assert not np.array_equal(other.w1, Weights.load(tmp_path / "w0.npz").w1)
+
+
+def test_train_command_writes_stamped_weights(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from akvo.cli import main
+
+    out = tmp_path / "w.npz"
+    args = ["train", "--matches", "3", "--workers", "0", "--epochs", "2", "--no-progress"]
+    assert main([*args, "--seed", "4", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert printed.startswith("# akvo train --matches 3 --seed 4 --epochs 2")
+    assert len([line for line in printed.splitlines() if line[:1].isdigit()]) == 2
+    assert Weights.load(out).meta["seed"] == 4
+    assert main([*args, "--rules", "weather=coin", "--out", str(out)]) == 0
+    assert Weights.load(out).rules == RulesConfig(weather="coin")
+    assert main([*args, "--out", str(tmp_path / "w.txt")]) == 2

@@ -205,87 +205,99 @@ _TIER_OF: Final = np.array([1, *(tier_for_turn(t) for t in range(1, LAST_TURN + 
 _UNIT_OF_CHAR: Final = np.array([0, 1, 2, 2, 3, 4])
 _LANES: Final = np.arange(CHARS)
 _LANE_GAP: Final = np.abs(_LANES[:, None] - _LANES[None, :])  # [shooter, target]
+_UNIT_BITS: Final = np.arange(UNITS)
+_EFFECT_BITS: Final = np.arange(3)  # Tourbillon, Égide, Vigie (akvo.match.schema)
+_MAGES_OF_UNIT: Final = np.array([1, 1, 2, 1, 1])
 
 
-def _side_block(
+def _columns(offset: int, width: int, side: int) -> npt.NDArray[np.intp]:
+    """Raw columns ``(2, width)`` of a per-side field: the viewer's, then the other's."""
+    first = offset + side * width + np.arange(width)
+    second = offset + (1 - side) * width + np.arange(width)
+    return np.stack([first, second])
+
+
+def _blocks(
     r: IntArray, side: int, chest: npt.NDArray[np.float64], mage: npt.NDArray[np.float64]
 ) -> npt.NDArray[np.float64]:
-    """One side's block (:data:`SIDE_FEATURES`) for every raw row of ``r``."""
+    """Both sides' blocks (:data:`SIDE_FEATURES`), ``(n, 2, SIDE_SIZE)``: the viewer's
+    first. Each block is computed by the same operations (the two sides at once), so
+    exchanging the blocks is exactly seeing the position from the other side."""
     n = len(r)
-    other = 1 - side
+    sides = np.array([side, 1 - side])
     turn = r[:, TURN]
-    tier = _TIER_OF[turn]
-    next_tier = _TIER_OF[np.minimum(turn + 1, LAST_TURN)]
-    rows = r[:, ROWS + side * UNITS : ROWS + (side + 1) * UNITS]
-    their_rows = r[:, ROWS + other * UNITS : ROWS + (other + 1) * UNITS]
-    progress = rows if side == 0 else 9 - rows
-    mage_rows = rows[:, _UNIT_OF_CHAR]  # (n, 6) rows of the six mages
-    their_mage_rows = their_rows[:, _UNIT_OF_CHAR]
-    res = r[:, RES + side * CHARS : RES + (side + 1) * CHARS]
-    their_res = r[:, RES + other * CHARS : RES + (other + 1) * CHARS]
-    chest_distance = 9 - progress[:, _UNIT_OF_CHAR]
+    tier = _TIER_OF[turn][:, None, None]
+    next_tier = _TIER_OF[np.minimum(turn + 1, LAST_TURN)][:, None, None]
+    rows = r[:, _columns(ROWS, UNITS, side)]  # (n, 2, 5)
+    progress = np.where(sides[None, :, None] == 0, rows, 9 - rows)  # rows from own beach
+    mage_rows = rows[:, :, _UNIT_OF_CHAR]  # (n, 2, 6)
+    their_mage_rows = mage_rows[:, ::-1]
+    res = r[:, _columns(RES, CHARS, side)]
+    their_res = res[:, ::-1]
+    chest_distance = 9 - progress[:, :, _UNIT_OF_CHAR]
     guard_distance = np.abs(mage_rows - their_mage_rows)  # the enemy mage of the same lane
-    chest_now = chest[tier[:, None], chest_distance, guard_distance, their_res]
-    chest_next = chest[next_tier[:, None], chest_distance, guard_distance, their_res]
+    chest_now = chest[tier, chest_distance, guard_distance, their_res]
+    chest_next = chest[next_tier, chest_distance, guard_distance, their_res]
     # push worths: every enemy target of every mage, the best one
-    gaps = np.abs(mage_rows[:, :, None] - their_mage_rows[:, None, :]) + _LANE_GAP[None]
-    gaps = np.minimum(gaps, MAX_DISTANCE)
-    pushes = mage[tier[:, None, None], gaps, their_res[:, None, :]].max(axis=2)
-    ult_free = 1 - ((r[:, ULT_USED + side, None] >> _LANES[None]) & 1)
-    runes = r[:, RUNES + side * _CATEGORIES : RUNES + (side + 1) * _CATEGORIES]
-    effects = r[:, EFFECTS + side]
-    activated = r[:, ACTIVATED + side]
-    unit_done = (activated[:, None] >> np.arange(UNITS)[None]) & 1
-    orders = r[:, ORDERS_AT + side * UNITS : ORDERS_AT + (side + 1) * UNITS]
-    revealed = r[:, REVEALED] == 1
-    ship = orders[:, 2]
+    gaps = np.abs(mage_rows[..., None] - their_mage_rows[:, :, None, :]) + _LANE_GAP
+    pushes = mage[tier[..., None], gaps, their_res[:, :, None, :]].max(axis=3)
+    ult_free = 1 - ((r[:, [ULT_USED + side, ULT_USED + 1 - side], None] >> _LANES) & 1)
+    runes = r[:, _columns(RUNES, _CATEGORIES, side)]
+    effects = r[:, [EFFECTS + side, EFFECTS + 1 - side]]
+    activated = r[:, [ACTIVATED + side, ACTIVATED + 1 - side]]
+    unit_done = (activated[..., None] >> _UNIT_BITS) & 1  # (n, 2, 5)
+    orders = r[:, _columns(ORDERS_AT, UNITS, side)]
+    revealed = (r[:, REVEALED] == 1)[:, None]
+    ship = orders[..., 2]
     shoots = np.stack(
         [
-            orders[:, 0] == 1,
-            orders[:, 1] == 1,
+            orders[..., 0] == 1,
+            orders[..., 1] == 1,
             (ship == 1) | (ship == 2),
             (ship == 1) | (ship == 3),
-            orders[:, 3] == 1,
-            orders[:, 4] == 1,
+            orders[..., 3] == 1,
+            orders[..., 4] == 1,
         ],
-        axis=1,
+        axis=2,
     )
-    pending_shots = shoots & (unit_done[:, _UNIT_OF_CHAR] == 0) & revealed[:, None]
-    lateral_advances = (orders[:, [0, 1, 3, 4]] == 0) & (unit_done[:, [0, 1, 3, 4]] == 0)
-    ship_advances = np.where(ship == 0, 2, np.where(ship >= 2, 1, 0)) * (unit_done[:, 2] == 0)
-    pending_advances = (lateral_advances.sum(axis=1) + ship_advances) * revealed
-    half = (progress >= 5) * np.array([1, 1, 2, 1, 1])[None]
-    shooting = r[:, SHOT_SIDE] == side
-    columns = [
-        r[:, SCORES + side] / 4.0,
-        *(progress[:, u] / 8.0 for u in range(UNITS)),
-        *(res[:, c] / 3.0 for c in range(CHARS)),
-        *(ult_free[:, c] for c in range(CHARS)),
-        *(chest_now[:, c] for c in range(CHARS)),
-        *(pushes[:, c] for c in range(CHARS)),
-        chest_now.sum(axis=1),
-        chest_now.max(axis=1),
-        chest_next.sum(axis=1),
-        *(runes[:, c] / 4.0 for c in range(_CATEGORIES)),
-        runes.sum(axis=1) / 26.0,
-        half.sum(axis=1) / 6.0,
-        r[:, BAG + side] / 4.0,
-        r[:, FAVOURED] == side,
-        unit_done.sum(axis=1) / 5.0,
-        effects & 1,
-        (effects >> 1) & 1,
-        (effects >> 2) & 1,
-        (chest_now * pending_shots).sum(axis=1),
-        pending_shots.sum(axis=1) / 6.0,
+    pending_shots = shoots & (unit_done[..., _UNIT_OF_CHAR] == 0) & revealed[..., None]
+    lateral = [0, 1, 3, 4]
+    lateral_advances = ((orders[..., lateral] == 0) & (unit_done[..., lateral] == 0)).sum(axis=2)
+    ship_advances = np.where(ship == 0, 2, np.where(ship >= 2, 1, 0)) * (unit_done[..., 2] == 0)
+    pending_advances = (lateral_advances + ship_advances) * revealed
+    half = ((progress >= 5) * _MAGES_OF_UNIT).sum(axis=2)
+    shooting = r[:, SHOT_SIDE, None] == sides
+    block = np.empty((n, 2, SIDE_SIZE))
+    at = 0
+    for part in (
+        r[:, [SCORES + side, SCORES + 1 - side]] / 4.0,
+        progress / 8.0,
+        res / 3.0,
+        ult_free,
+        chest_now,
+        pushes,
+        chest_now.sum(axis=2),
+        chest_now.max(axis=2),
+        chest_next.sum(axis=2),
+        runes / 4.0,
+        runes.sum(axis=2) / 26.0,
+        half / 6.0,
+        r[:, [BAG + side, BAG + 1 - side]] / 4.0,
+        r[:, FAVOURED, None] == sides,
+        unit_done.sum(axis=2) / 5.0,
+        (effects[..., None] >> _EFFECT_BITS) & 1,
+        (chest_now * pending_shots).sum(axis=2),
+        pending_shots.sum(axis=2) / 6.0,
         pending_advances / 6.0,
-        r[:, PLAYER] == side,
-        r[:, SIDE] == side,
+        r[:, PLAYER, None] == sides,
+        r[:, SIDE, None] == sides,
         shooting,
-        shooting & (r[:, SHOT_TARGET] == 6),
-    ]
-    block = np.empty((n, SIDE_SIZE))
-    for index, column in enumerate(columns):
-        block[:, index] = column
+        shooting & (r[:, SHOT_TARGET, None] == 6),
+    ):
+        width = 1 if part.ndim == 2 else part.shape[2]
+        block[:, :, at : at + width] = part.reshape(n, 2, width)
+        at += width
+    assert at == SIDE_SIZE
     return block
 
 
@@ -306,8 +318,7 @@ def features(r: IntArray, side: int, rules: RulesConfig) -> FloatArray:
     (0 A, 1 B): ``(n, FEATURE_SIZE)`` float32, own block, other block, context."""
     chest, mage = shot_tables(rules)
     out = np.empty((len(r), FEATURE_SIZE), dtype=np.float32)
-    out[:, :SIDE_SIZE] = _side_block(r, side, chest, mage)
-    out[:, SIDE_SIZE : 2 * SIDE_SIZE] = _side_block(r, 1 - side, chest, mage)
+    out[:, : 2 * SIDE_SIZE] = _blocks(r, side, chest, mage).reshape(len(r), 2 * SIDE_SIZE)
     out[:, 2 * SIDE_SIZE :] = _context(r)
     return out
 

@@ -69,12 +69,13 @@ class DataSpec:
     seed: int = 0
     positions: int = POSITIONS_PER_MATCH
     rollouts: int = 1
+    purpose: str = "train"  # another purpose, other seeds (held-out calibration positions)
 
 
-def _seed(master: int, index: int, role: str) -> int:
+def _seed(spec: DataSpec, index: int, role: str) -> int:
     """A 64-bit seed for one data match and one role (as :func:`akvo.lab.play.match_seed`)."""
-    digest = hashlib.sha256(f"akvo.eval:{master}:{index}:{role}".encode()).digest()
-    return int.from_bytes(digest[:8], "big")
+    text = f"akvo.eval:{spec.purpose}:{spec.seed}:{index}:{role}"
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
 
 
 class _Exploring:
@@ -112,16 +113,16 @@ def match_positions(spec: DataSpec, index: int) -> tuple[list[list[int]], list[f
     rollout value for A and mean final score difference A − B."""
     from akvo.match.bots import decisions
 
-    pick = random.Random(_seed(spec.seed, index, "setup"))
+    pick = random.Random(_seed(spec, index, "setup"))
     teams = sorted(PRESET_TEAMS)
     team_a, team_b = pick.choice(teams), pick.choice(teams)
     bots = (
-        _Exploring(pick.choice(EPSILONS), random.Random(_seed(spec.seed, index, "A"))),
-        _Exploring(pick.choice(EPSILONS), random.Random(_seed(spec.seed, index, "B"))),
+        _Exploring(pick.choice(EPSILONS), random.Random(_seed(spec, index, "A"))),
+        _Exploring(pick.choice(EPSILONS), random.Random(_seed(spec, index, "B"))),
     )
     state = new_match(team_a, team_b, spec.rules, log=False)
-    chance = random.Random(_seed(spec.seed, index, "chance"))
-    rollouts = random.Random(_seed(spec.seed, index, "rollouts"))
+    chance = random.Random(_seed(spec, index, "chance"))
+    rollouts = random.Random(_seed(spec, index, "rollouts"))
     rate = spec.positions / NODES_PER_MATCH
     rows: list[list[int]] = []
     values: list[float] = []
@@ -179,6 +180,7 @@ def generate(
     scheduler: str | None = None,
     progress: bool | None = None,
     chunk: int = 25,
+    start: int = 0,
 ) -> Dataset:
     """Play ``matches`` data matches (in this process with ``workers=0``, else on a Dask
     LocalCluster of ``workers`` or the cluster at ``scheduler``), with a tqdm bar."""
@@ -186,7 +188,8 @@ def generate(
 
     if not isinstance(matches, int) or matches < 1:
         raise TrainError(f"matches must be a positive integer, got {matches!r}")
-    bounds = [(s, min(matches, s + chunk)) for s in range(0, matches, chunk)]
+    end = start + matches
+    bounds = [(s, min(end, s + chunk)) for s in range(start, end, chunk)]
     show = sys.stderr.isatty() if progress is None else progress
     bar = _bar(matches) if show else None
     parts: list[Dataset | None] = [None] * len(bounds)
@@ -211,12 +214,38 @@ def generate(
     finally:
         if bar is not None:
             bar.close()
-    done = [p for p in parts if p is not None]
+    return concatenate([p for p in parts if p is not None])
+
+
+def held_out_positions(
+    rules: RulesConfig = DEFAULT_RULES,
+    positions: int = 2000,
+    rollouts: int = 16,
+    seed: int = 0,
+    *,
+    workers: int | None = 1,
+    scheduler: str | None = None,
+    progress: bool | None = None,
+) -> Dataset:
+    """``positions`` positions from data matches of their own seeds (never those of
+    training), each valued by the mean of ``rollouts`` greedy rollouts: what
+    :func:`akvo.eval.calibration` compares the predictions with."""
+    spec = DataSpec(rules, seed, rollouts=rollouts, purpose="calibration")
+    where: dict[str, Any] = {"workers": workers, "scheduler": scheduler, "progress": progress}
+    matches = positions // (POSITIONS_PER_MATCH // 2) + 1
+    parts = [generate(spec, matches, **where)]
+    while sum(map(len, parts)) < positions:  # rare: fewer positions sampled than expected
+        parts.append(generate(spec, matches, start=matches * len(parts), **where))
+    return concatenate(parts).subset(np.arange(sum(map(len, parts))) < positions)
+
+
+def concatenate(parts: Sequence[Dataset]) -> Dataset:
+    """The datasets one after the other."""
     return Dataset(
-        np.concatenate([p.raw for p in done]),
-        np.concatenate([p.value for p in done]),
-        np.concatenate([p.diff for p in done]),
-        np.concatenate([p.match for p in done]),
+        np.concatenate([p.raw for p in parts]),
+        np.concatenate([p.value for p in parts]),
+        np.concatenate([p.diff for p in parts]),
+        np.concatenate([p.match for p in parts]),
     )
 
 

@@ -1,0 +1,111 @@
+"""``akvo train``: train the learned evaluation by self-play (:mod:`akvo.eval.train`).
+
+    akvo train --matches 20000 --workers 2 --seed 1 --out akvo/eval/weights/default.npz
+    akvo train --rules weather=coin --matches 20000 --out weights-coin.npz   # a variant
+
+Prints the learning curve (held-out log-loss and accuracy per epoch) as tab-separated
+lines and the time taken; ``--out`` receives the weights, stamped with the rules and the
+feature version. The same seed gives the same weights file, whatever the workers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from akvo.config import RulesConfig
+from akvo.errors import AkvoError
+from akvo.eval.model import rules_stamp
+
+
+def _rules_type(text: str) -> RulesConfig:
+    try:
+        return RulesConfig.from_text(text)
+    except AkvoError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _count(minimum: int) -> Any:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{value} is below the minimum {minimum}")
+        return value
+
+    return parse
+
+
+def _out_type(text: str) -> Path:
+    path = Path(text)
+    if path.suffix != ".npz":
+        raise argparse.ArgumentTypeError(f"{text!r} must end in .npz")
+    return path
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add the ``train`` command to the ``akvo`` command line's subparsers."""
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "train", help="train the learned evaluation by self-play (weights file, learning curve)"
+    )
+    parser.add_argument("--matches", type=_count(2), default=2000, help="self-play matches")
+    parser.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    parser.add_argument(
+        "--rules",
+        type=_rules_type,
+        default=RulesConfig(),
+        metavar="VARIANTS",
+        help="rules variants to train for, e.g. weather=coin,prodige=all",
+    )
+    parser.add_argument("--epochs", type=_count(1), default=30, help="passes over the data")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
+        "--workers",
+        type=_count(0),
+        default=1,
+        help="local Dask workers (default 1; 0: no Dask, this process)",
+    )
+    where.add_argument("--scheduler", metavar="ADDRESS", help="an existing Dask scheduler")
+    parser.add_argument(
+        "--out", type=_out_type, default=Path("eval-weights.npz"), help="the weights (.npz)"
+    )
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    return parser
+
+
+def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> None:
+    """Run ``akvo train`` with parsed arguments."""
+    from akvo.eval.train import baseline_log_loss, train
+
+    print(
+        f"# akvo train --matches {args.matches} --seed {args.seed} --epochs {args.epochs} "
+        f"--rules {rules_stamp(args.rules)}",
+        file=out,
+    )
+    fit, data, seconds = train(
+        args.matches,
+        args.seed,
+        args.rules,
+        workers=args.workers,
+        scheduler=args.scheduler,
+        progress=False if args.no_progress else None,
+        epochs=args.epochs,
+    )
+    print(
+        f"# {len(data)} positions; always predicting the mean scores log-loss "
+        f"{baseline_log_loss(data.value):.4f}",
+        file=out,
+    )
+    print("epoch\ttrain log-loss\theld-out log-loss\theld-out accuracy\tscore MAE", file=out)
+    for row in fit.curve:
+        print(
+            f"{int(row['epoch'])}\t{row['train_log_loss']:.4f}\t{row['held_log_loss']:.4f}\t"
+            f"{row['held_accuracy']:.4f}\t{row['held_score_mae']:.3f}",
+            file=out,
+        )
+    fit.weights.save(args.out)
+    print(f"# weights written to {args.out} in {seconds:.0f} s", file=out)
