@@ -252,6 +252,7 @@ def test_the_ships_resolution_order_is_proposed_and_accepted() -> None:
         "seat": view["seats"][first]["name"],
         "choice": "shot first",
         "label": "shot first",
+        "text": "A1 propose\u00a0: shot first",
     }
     assert seat_view(table, 2 * (1 - side))["team"]["offer"] is None  # the other side's own
     assert table.actions(first) == ("propose move first", "propose shot first")
@@ -319,6 +320,13 @@ def test_views_show_ones_own_orders_and_labels() -> None:
         "label": "Surfeur\u00a0: A, Plongeur\u00a0: A",
         "choices": {"surfeur": "A", "plongeur": "A"},
     }
-    assert mine["decision"] == {"sides": ["A", "B"], "seats": [0, 1, 2, 3], "yours": True}
+    assert mine["decision"] == {
+        "sides": ["A", "B"],
+        "seats": [0, 1, 2, 3],
+        "yours": True,
+        "sent": False,
+        "waiting": "double-jeton du navire à convenir avec A1",
+        "offered": [],
+    }
     assert watcher["legal"] == [] and watcher["you"] == {"role": "spectator"}
     assert mine["board"].startswith("<svg") and mine["board"] == watcher["board"]

@@ -259,12 +259,12 @@ def _bots(
         if place not in SIDE_NAMES and index is None:
             raise refuse(
                 "bots",
-                "Un bot prend un camp (« A », « B ») ou une place de la "
-                f"table (« A1 » à « B{per_side} »).",
+                "Un bot prend un camp («\u00a0A\u00a0», «\u00a0B\u00a0») ou une place de la "
+                f"table («\u00a0A1\u00a0» à «\u00a0B{per_side}\u00a0»).",
             )
         if not isinstance(name, str) or name not in BOT_NAMES:
             shown = ", ".join(BOTS.values())
-            raise refuse("bots", f"Bot inconnu ; au choix : {shown}.")
+            raise refuse("bots", f"Bot inconnu\u00a0; au choix\u00a0: {shown}.")
         if index is None:
             bots[SIDE_NAMES.index(place)] = BOT_NAMES[name]
         elif per_side == 1:
@@ -297,23 +297,30 @@ def parse_clock(value: object) -> ClockSetup | None:
     amount = value[unit]
     if isinstance(amount, bool) or not isinstance(amount, int) or not low <= amount <= high:
         what = "minutes par décision" if mode == LIVE else "heures par tour"
-        raise refuse("clock", f"Horloge « {MODE_LABELS[mode]} » : de {low} à {high} {what}.")
+        raise refuse(
+            "clock", f"Horloge «\u00a0{MODE_LABELS[mode]}\u00a0»\u00a0: de {low} à {high} {what}."
+        )
     return ClockSetup(mode, amount)
 
 
 def _names(value: object, per_side: int) -> tuple[tuple[int, str], ...]:
     """The players' names by seat (``{"A1": "Léa"}``), shown to the others."""
     if not isinstance(value, dict):
-        raise refuse("names", 'Les noms se donnent par place : {"A1": "Léa"}.')
+        raise refuse("names", 'Les noms se donnent par place\u00a0: {"A1": "Léa"}.')
     names: dict[int, str] = {}
     for place, name in value.items():
         index = _seat_index(place, per_side)
         if index is None:
-            raise refuse("names", f"Place inconnue pour un nom (« A1 » à « B{per_side} »).")
+            raise refuse(
+                "names",
+                f"Place inconnue pour un nom («\u00a0A1\u00a0» à «\u00a0B{per_side}\u00a0»).",
+            )
         text = name.strip() if isinstance(name, str) else ""
         if not 0 < len(text) <= NAME_LIMIT or not text.isprintable() or set(text) & set("<>&"):
             raise refuse(
-                "names", f"Un nom a de 1 à {NAME_LIMIT} caractères, sans « < », « > » ni « & »."
+                "names",
+                f"Un nom a de 1 à {NAME_LIMIT} caractères, sans «\u00a0<\u00a0», "
+                "«\u00a0>\u00a0» ni «\u00a0&\u00a0».",
             )
         names[index] = text
     return tuple(sorted(names.items()))

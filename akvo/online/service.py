@@ -19,6 +19,20 @@ and turns a :class:`~akvo.online.seating.TableRefusal` into a status code by its
 - On start, :meth:`TableService.load` rebuilds every open table by replaying its log; a
   table whose setup or log the checks or the engine refuse is *broken* (its requests get a
   French refusal), and the others load as usual.
+- Presence and clocks: a seat is present while it holds an event stream (:meth:`subscribe`),
+  away otherwise, since when it is kept. :meth:`tick` (the server calls it every second or
+  so; tests with their own ``now``) offers the seats whose time ran out (or, « en direct »,
+  whose player has been away a decision's time) to the others, who may hand them to a bot
+  (:meth:`hand_over`); an offered seat nobody hands over, or any due seat when every
+  player is away, goes to :attr:`takeover_bot` after one more allowance of its clock. The
+  player takes the seat back at the next turn (:meth:`take_back`). :meth:`tick` also
+  expires the tables idle longer than ``idle_limit`` and prunes ended ones beyond
+  ``keep_records``.
+- Several servers (a :class:`~akvo.online.store.Store` with ``shared``): before an action
+  the service reads the rows other servers added; two servers appending the same row
+  number are refused by the store's unique (table, seq) key, the loser reads the winner's
+  row and checks its action again. :meth:`follow` listens to the store's notifications
+  and pushes other servers' changes to this server's subscribers.
 """
 
 from __future__ import annotations
@@ -28,18 +42,22 @@ import hashlib
 import hmac
 import json
 import logging
+import queue
 import secrets
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from akvo.bots import REGISTRY, Bot, make_bot
 from akvo.errors import AkvoError
-from akvo.online.seating import TableRefusal, TableSetup, parse_request, refuse
-from akvo.online.store import StoredTable, TableStore
-from akvo.online.table import SPECTATOR, Table
+from akvo.match.state import MatchState
+from akvo.online.clock import LIVE, SeatClocks
+from akvo.online.seating import BOT_NAMES, TableRefusal, TableSetup, parse_request, refuse
+from akvo.online.store import Store, StoredTable
+from akvo.online.table import SEAT_BACK, SEAT_BOT, SPECTATOR, Table
 from akvo.online.views import Coach, Labels, PlainLabels, seat_view, seat_view_json
 
 log = logging.getLogger("akvo.online")
@@ -49,6 +67,10 @@ log = logging.getLogger("akvo.online")
 SLOW_BOTS: Final = frozenset(n for n, spec in REGISTRY.items() if spec.speed != "instant")
 #: Finished tables kept in memory (others are rebuilt from the store when asked for).
 FINISHED_IN_MEMORY: Final = 64
+#: The keys an action's body may hold (anything else is refused: a typo is not ignored).
+ACTION_KEYS: Final = frozenset(("token", "action"))
+#: Unfinished tables expire after this long without a move (seconds; 30 days).
+IDLE_LIMIT: Final = 30 * 24 * 3600.0
 _HEX = frozenset("0123456789abcdef")
 
 Push = Callable[[str], None]
@@ -115,6 +137,27 @@ class _Open:
     bots: dict[int, Bot]
     bot_busy: bool = False
     recorded: bool = False
+    expired: bool = False
+    #: Seat bots by (seat, engine name), and their decisions made in a worker thread,
+    #: by (seat, moves of the match).
+    seat_bots: dict[tuple[int, str], Bot] = field(default_factory=dict)
+    decided: dict[tuple[int, int], str] = field(default_factory=dict)
+    bot_running: bool = False
+    clocks: SeatClocks | None = None
+    #: Open event streams per seat, the moment each seat went away (or joined), the
+    #: seats offered to a bot (since when) and the moment of the last change.
+    streams: list[int] = field(default_factory=list)
+    since: list[float] = field(default_factory=list)
+    offered: dict[int, float] = field(default_factory=dict)
+    changed: float = 0.0
+
+
+class _Pending(Exception):
+    """A slow seat bot must decide ``state`` for ``seat`` off the event loop first."""
+
+    def __init__(self, seat: int, bot: Bot, state: MatchState) -> None:
+        super().__init__(seat)
+        self.seat, self.bot, self.state = seat, bot, state
 
 
 class TableService:
@@ -122,14 +165,26 @@ class TableService:
 
     def __init__(
         self,
-        store: TableStore,
+        store: Store,
         labels: Labels | None = None,
         *,
         coach: Coach | None = None,
         node: str = "",
         bot_threads: int = 1,
+        now: Callable[[], float] = time.time,
+        takeover_bot: str = "greedy",
+        idle_limit: float = IDLE_LIMIT,
+        keep_records: int | None = None,
     ) -> None:
         self.store = store
+        #: The clock of presence, seat clocks and expiry (tests give their own).
+        self.now = now
+        #: The bot a seat goes to when nobody chose one (engine name).
+        self.takeover_bot = BOT_NAMES.get(takeover_bot, takeover_bot)
+        self.idle_limit = idle_limit
+        self.keep_records = keep_records
+        self._remote: queue.SimpleQueue[tuple[str, int]] = queue.SimpleQueue()
+        self._stop_listening: Callable[[], None] | None = None
         self.labels = labels or PlainLabels()
         #: The coach whose advice the players' views carry (tables created with it on).
         self.coach = coach
@@ -151,10 +206,35 @@ class TableService:
             loop.call_soon_threadsafe(self._wake_bot, entry)
 
     def _wake_bot(self, entry: _Open) -> None:
-        if entry.table.bot_side() is not None and not entry.bot_busy:
-            self._schedule_bot(entry)
+        """Let the bots whose decision it is play: on the loop if one is attached, else now,
+        one move after the other (not recursively: a table of bots plays to its end)."""
+        if entry.bot_busy or entry.table.finished:
+            return
+        if self._loop is not None:
+            if entry.table.bot_side() is not None:
+                self._schedule_bot(entry)
+            elif entry.table.bot_seats():
+                entry.bot_busy = True
+                self._loop.call_soon(self._seat_bot_step, entry)
+            return
+        if entry.bot_running:
+            return  # the loop below plays on
+        entry.bot_running = True
+        try:
+            while not entry.table.finished and not entry.bot_busy:
+                rows = len(entry.table.rows)
+                if entry.table.bot_side() is not None:
+                    self._schedule_bot(entry)
+                elif entry.table.bot_seats():
+                    self._seat_bot_move(entry)
+                if len(entry.table.rows) == rows:
+                    return
+        finally:
+            entry.bot_running = False
 
     def close(self) -> None:
+        if self._stop_listening is not None:
+            self._stop_listening()
         self._executor.shutdown(wait=False, cancel_futures=True)
 
     # --- loading ----------------------------------------------------------------------------
@@ -162,6 +242,9 @@ class TableService:
         """Rebuild every open table from the store; returns how many loaded (the broken
         ones are in :attr:`broken`, with their French reason)."""
         loaded = 0
+        expired = self.store.expire_idle(self.idle_limit)
+        if expired:
+            log.info("%d idle tables expired", len(expired))
         for stored in self.store.open_tables():
             if self._rebuild(stored) is not None:
                 loaded += 1
@@ -188,7 +271,8 @@ class TableService:
             log.warning("table %s is broken: %s", stored.id, reason)
             self.broken[stored.id] = reason
             return None
-        entry = _Open(table, credentials, {}, {}, {}, recorded=stored.finished)
+        entry = self._new_entry(table, credentials)
+        entry.recorded, entry.expired = stored.finished, stored.expired
         self._open[stored.id] = entry
         if table.finished:
             self._remember_finished(stored.id)
@@ -213,7 +297,7 @@ class TableService:
             raise refuse(
                 "store", "Le serveur n’a pas pu enregistrer la table\u00a0; réessayez."
             ) from None
-        entry = _Open(table, credentials, {}, {}, {})
+        entry = self._new_entry(table, credentials)
         self._open[table_id] = entry
         self._after_change(entry)
         return {
@@ -226,6 +310,22 @@ class TableService:
             ],
             "spectator": {"token": spectator},
         }
+
+    def _new_entry(self, table: Table, credentials: Credentials) -> _Open:
+        now = self.now()
+        seats = len(table.seats)
+        clocks = None if table.setup.clock is None else SeatClocks(table.setup.clock, seats, now)
+        return _Open(
+            table,
+            credentials,
+            {},
+            {},
+            {},
+            clocks=clocks,
+            streams=[0] * seats,
+            since=[now] * seats,
+            changed=now,
+        )
 
     # --- reading ----------------------------------------------------------------------------
     def _entry(self, table_id: object) -> _Open:
@@ -280,31 +380,198 @@ class TableService:
         """Seat ``token`` plays ``action``: checked, committed, applied, pushed; returns the
         seat's new view. A refusal changes nothing."""
         entry, seat = self._seat(table_id, token)
-        table = entry.table
-        text = table.check(seat, action)
-        self._commit(entry, seat, text)
-        table.propose(seat, text)
-        self._after_change(entry)
-        return seat_view(table, seat, self.labels, coach=self.coach)
+        self._commit(entry, seat, action, lambda t: t.check(seat, action))
+        entry.table.propose(seat, action)
+        entry.offered.pop(seat, None)
+        self._after_change(entry, acted=seat)
+        return seat_view(entry.table, seat, self.labels, coach=self.coach)
 
-    def _commit(self, entry: _Open, seat: int, action: str) -> None:
-        table = entry.table
-        try:
-            self.store.append(table.id, len(table.rows), seat, action)
-        except Exception as error:  # sqlite3.Error or the disk: nothing was applied
-            log.error("could not log an action of table %s: %s", table.id, error)
-            raise refuse(
-                "store", "Le serveur n’a pas pu enregistrer ce coup\u00a0; réessayez."
-            ) from None
+    def act_request(self, table_id: object, body: object, token: object = None) -> dict[str, Any]:
+        """:meth:`act` from an action's JSON body ``{"token"?, "action"}`` (``token``: the
+        one the request carried elsewhere); a body with any other key is refused."""
+        if not isinstance(body, dict):
+            raise refuse("request", "La demande doit être un objet JSON.")
+        unknown = sorted(str(k)[:20] for k in body if k not in ACTION_KEYS)
+        if unknown:
+            raise refuse("request", f"Champ inconnu dans la demande\u00a0: « {unknown[0]} ».")
+        return self.act(table_id, body.get("token", token), body.get("action"))
 
-    def _after_change(self, entry: _Open) -> None:
+    def _commit(
+        self, entry: _Open, seat: int, action: object, check: Callable[[Table], object]
+    ) -> None:
+        """Log ``action`` as the table's next row once ``check(table)`` accepts it. With a
+        shared store, the rows other servers added are read first, and a row number taken
+        meanwhile by another server means: read its row, check again."""
         table = entry.table
+        for _ in range(8):
+            if self.store.shared:
+                self._catch_up(entry)
+            check(table)
+            if entry.expired:
+                raise refuse(
+                    "expired", "Cette table a expiré faute de coups\u00a0; elle reste lisible."
+                )
+            try:
+                self.store.append(table.id, len(table.rows), seat, str(action))
+                return
+            except Exception as error:  # the store or the disk: nothing was applied
+                if self.store.shared and _is_conflict(error):
+                    continue  # another server took this row number: read it, check again
+                log.error("could not log an action of table %s: %s", table.id, error)
+                raise refuse(
+                    "store", "Le serveur n’a pas pu enregistrer ce coup\u00a0; réessayez."
+                ) from None
+        raise refuse("store", "La table change trop vite\u00a0; réessayez.")
+
+    def _catch_up(self, entry: _Open) -> bool:
+        """Apply the rows other servers added to a table; whether there were any."""
+        table = entry.table
+        rows = self.store.rows_since(table.id, len(table.rows))
+        for seq, seat, action in rows:
+            if seq != len(table.rows):
+                break
+            table.replay_row(seat, action)
+        return bool(rows)
+
+    def _after_change(self, entry: _Open, acted: int = -1) -> None:
+        table = entry.table
+        now = self.now()
+        entry.changed = now
         if table.finished and not entry.recorded:
             entry.recorded = True
             self.store.finish(table.id, _record(table))
             self._remember_finished(table.id)
+        if entry.clocks is not None:
+            entry.clocks.update(table.deciding_seats(), table.state.turn, now, acted)
+        self._show_live(entry)
         self._push(entry)
         self._wake_bot(entry)
+
+    def _show_live(self, entry: _Open) -> None:
+        """Copy presence, deadlines and offers where the views read them."""
+        live, clocks = entry.table.live, entry.clocks
+        live.present = [n > 0 for n in entry.streams]
+        live.deadlines = [
+            None if clocks is None else clocks.deadline(s) for s in range(len(entry.streams))
+        ]
+        live.offered = tuple(sorted(entry.offered))
+
+    # --- who plays a seat -------------------------------------------------------------------
+    def hand_over(
+        self, table_id: object, token: object, seat: object, bot: object
+    ) -> dict[str, Any]:
+        """Seat ``token`` hands ``seat`` (its index or ``A2``…) to ``bot`` (a name of
+        :data:`akvo.bots.BOTS`, engine or French): its own seat at any time, another one
+        when it is offered (out of time, or its player away). Returns the caller's view."""
+        entry, by = self._seat(table_id, token)
+        if by == SPECTATOR:
+            raise refuse("spectator", "Un spectateur regarde sans jouer.")
+        table = entry.table
+        index = _seat_index(table, seat)
+        if not isinstance(bot, str) or bot not in BOT_NAMES:
+            shown = ", ".join(BOT_NAMES)
+            raise refuse("bots", f"Bot inconnu\u00a0; au choix\u00a0: {shown}.")
+        if index != by and index not in entry.offered:
+            raise refuse(
+                "not_offered",
+                f"La place de {table.seats[index].called} n’est pas libre\u00a0: son joueur "
+                "est là et son temps court encore.",
+            )
+        self._control(entry, index, f"{SEAT_BOT} {BOT_NAMES[bot]}")
+        return seat_view(table, by, self.labels, coach=self.coach)
+
+    def take_back(self, table_id: object, token: object) -> dict[str, Any]:
+        """Seat ``token`` asks for its seat back from the bot playing it: it returns at the
+        next turn. Returns the seat's view."""
+        entry, seat = self._seat(table_id, token)
+        if seat == SPECTATOR:
+            raise refuse("spectator", "Un spectateur regarde sans jouer.")
+        self._control(entry, seat, SEAT_BACK)
+        return seat_view(entry.table, seat, self.labels, coach=self.coach)
+
+    def _control(self, entry: _Open, seat: int, action: str) -> None:
+        self._commit(entry, seat, action, lambda t: t.check_control(seat, action))
+        entry.table.control(seat, action)
+        entry.offered.pop(seat, None)
+        log.info("table %s: seat %d %s", entry.table.id, seat, action)
+        self._after_change(entry)
+
+    # --- time -------------------------------------------------------------------------------
+    def tick(self) -> None:
+        """Offer the seats out of time, hand over those nobody answered for, expire idle
+        tables and prune old records (the server calls it every second or so)."""
+        now = self.now()
+        self.drain()
+        for entry in list(self._open.values()):
+            if not entry.table.finished and not entry.expired:
+                self._tick_table(entry, now)
+        for table_id in self.store.expire_idle(self.idle_limit):
+            gone = self._open.pop(table_id, None)
+            if gone is not None:
+                gone.expired = True
+        if self.keep_records is not None:
+            self.store.prune(self.keep_records)
+
+    def _tick_table(self, entry: _Open, now: float) -> None:
+        table, clocks = entry.table, entry.clocks
+        if clocks is None:
+            return
+        people = [s.index for s in table.seats if table.controller(s.index) is None]
+        due = set(clocks.out_of_time(now))
+        if clocks.clock.mode == LIVE:
+            due |= {
+                s
+                for s in table.deciding_seats()
+                if entry.streams[s] == 0 and now - entry.since[s] >= clocks.clock.seconds
+            }
+        due &= set(people)
+        offered = {s: entry.offered.get(s, now) for s in sorted(due)}
+        changed = offered.keys() != entry.offered.keys()
+        entry.offered = offered
+        everyone_away = not any(entry.streams[s] for s in people)
+        for seat, since in offered.items():
+            if everyone_away or now - since >= clocks.clock.seconds:
+                self._control(entry, seat, f"{SEAT_BOT} {self.takeover_bot}")
+                return  # one change per tick and table: the next tick sees the new state
+        if changed:
+            self._show_live(entry)
+            self._push(entry)
+
+    # --- several servers --------------------------------------------------------------------
+    def follow(self) -> None:
+        """Listen to the rows other servers append (a shared store): their tables' new
+        rows are applied and pushed here, on the attached loop, else at :meth:`drain`."""
+        if self._stop_listening is None:
+            self._stop_listening = self.store.listen(self._heard)
+
+    def _heard(self, table_id: str, seq: int) -> None:
+        self._remote.put((table_id, seq))
+        loop = self._loop
+        if loop is not None:
+            loop.call_soon_threadsafe(self.drain)
+
+    def drain(self, wait: float = 0.0) -> int:
+        """Apply the rows other servers announced (waiting up to ``wait`` seconds for the
+        first); how many tables changed."""
+        changed = 0
+        block = wait > 0
+        while True:
+            try:
+                table_id, seq = self._remote.get(block, wait if block else None)
+            except queue.Empty:
+                return changed
+            block = False
+            entry = self._open.get(table_id)
+            if entry is None or len(entry.table.rows) > seq:
+                continue
+            try:
+                moved = self._catch_up(entry)
+            except TableRefusal as refusal:
+                log.error("table %s: a row of another server refused: %s", table_id, refusal)
+                continue
+            if moved:
+                changed += 1
+                self._after_change(entry)
 
     def _remember_finished(self, table_id: str) -> None:
         self._finished[table_id] = None
@@ -364,13 +631,72 @@ class TableService:
     def _bot_move(self, entry: _Open, side: int, action: str) -> None:
         table = entry.table
         try:
-            table.check_bot(side, action)
-            self._commit(entry, table.side_seats(side)[0].index, action)
+            index = table.side_seats(side)[0].index
+            self._commit(entry, index, action, lambda t: t.check_bot(side, action))
         except TableRefusal as refusal:
             log.error("bot move of table %s not played: %s", table.id, refusal)
             return  # not logged, not played: the next change or a restart tries again
         table.play_bot(side, action)
         self._after_change(entry)
+
+    # --- bots of single seats ---------------------------------------------------------------
+    def _seat_decide(self, entry: _Open) -> Callable[[int, MatchState], str]:
+        """``decide(seat, state)`` of the bots of single seats: at once, or from a worker
+        thread's answer (a slow bot with a loop attached raises :class:`_Pending` first)."""
+        table = entry.table
+
+        def decide(seat: int, state: MatchState) -> str:
+            name = table.controller(seat)
+            assert name is not None
+            bot = entry.seat_bots.get((seat, name))
+            if bot is None:
+                seed = table.setup.seed * 8 + 2 + seat
+                bot = entry.seat_bots[seat, name] = make_bot(name, seed=seed)
+            key = (seat, len(state.history))
+            if key in entry.decided:
+                return entry.decided.pop(key)
+            if self._loop is not None and name in SLOW_BOTS:
+                raise _Pending(seat, bot, state)
+            return bot(state)
+
+        return decide
+
+    def _seat_bot_step(self, entry: _Open) -> None:
+        entry.bot_busy = False
+        self._seat_bot_move(entry)
+
+    def _seat_bot_move(self, entry: _Open) -> None:
+        """One move of a seat's bot, if one may move (slow bots: decided in a worker
+        thread, then this runs again)."""
+        table = entry.table
+        try:
+            move = table.seat_bot_move(self._seat_decide(entry))
+        except _Pending as pending:
+            loop = self._loop
+            assert loop is not None
+            entry.bot_busy = True
+            seat, moves = pending.seat, len(pending.state.history)
+            future = loop.run_in_executor(self._executor, pending.bot, pending.state)
+
+            def done(answer: asyncio.Future[str]) -> None:
+                entry.bot_busy = False
+                if not answer.cancelled() and answer.exception() is None:
+                    entry.decided[seat, moves] = answer.result()
+                    self._wake_bot(entry)
+
+            future.add_done_callback(done)
+            return
+        if move is None:
+            return
+        seat, action = move
+        bot = table.controller(seat)
+        try:
+            self._commit(entry, seat, action, lambda t: t.check(seat, action, bot=True))
+        except TableRefusal as refusal:
+            log.error("seat bot move of table %s not played: %s", table.id, refusal)
+            return
+        table.propose(seat, action, bot=bot)
+        self._after_change(entry, acted=seat)
 
     # --- pushes -----------------------------------------------------------------------------
     def subscribe(self, table_id: object, token: object, push: Push) -> Callable[[], None]:
@@ -379,6 +705,7 @@ class TableService:
         entry, seat = self._seat(table_id, token)
         pushes = entry.subscribers.setdefault(seat, [])
         pushes.append(push)
+        self._presence(entry, seat, +1)
         text = seat_view_json(entry.table, seat, self.labels, self.coach)
         entry.last[seat] = text
         push(text)
@@ -386,8 +713,35 @@ class TableService:
         def unsubscribe() -> None:
             if push in pushes:
                 pushes.remove(push)
+                self._presence(entry, seat, -1)
 
         return unsubscribe
+
+    def _presence(self, entry: _Open, seat: int, change: int) -> None:
+        """A seat's event stream opened (+1) or closed (−1): present while it holds one."""
+        if seat == SPECTATOR:
+            return
+        before = entry.streams[seat] > 0
+        entry.streams[seat] += change
+        if before != (entry.streams[seat] > 0):
+            entry.since[seat] = self.now()
+            self._show_live(entry)
+            self._push(entry)
+
+    def presence(self, table_id: str) -> list[dict[str, Any]]:
+        """Each seat: present or away, since when (UNIX time), who plays it now."""
+        entry = self._entry(table_id)
+        table = entry.table
+        return [
+            {
+                "seat": s.name,
+                "presence": "present" if entry.streams[s.index] else "away",
+                "since": entry.since[s.index],
+                "bot": table.controller(s.index),
+                "offered": s.index in entry.offered,
+            }
+            for s in table.seats
+        ]
 
     def _push(self, entry: _Open) -> None:
         for seat, pushes in entry.subscribers.items():
@@ -412,5 +766,21 @@ def _record(table: Table) -> dict[str, Any]:
         "table": table.id,
         "setup": table.setup.to_dict(),
         "rows": [[seat, action] for seat, action in table.rows],
+        "by": list(table.authors),
         "match": table.state.record(),
     }
+
+
+def _seat_index(table: Table, seat: object) -> int:
+    """A seat given by index or by name (``A2``)."""
+    names = {s.name: s.index for s in table.seats}
+    if isinstance(seat, str) and seat in names:
+        return names[seat]
+    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(table.seats):
+        return seat
+    raise refuse("seat", "Place inconnue («\u00a0A1\u00a0», «\u00a0B2\u00a0»…).")
+
+
+def _is_conflict(error: Exception) -> bool:
+    """Whether a store's error is a taken row number (the unique (table, seq) key)."""
+    return type(error).__name__ in ("UniqueViolation", "IntegrityError")

@@ -6,7 +6,13 @@ table exactly. :meth:`TableStore.append` returns only once the row is committed
 (``synchronous=FULL``: durable through a crash of the process or of the machine), and the
 service acknowledges an action only after it. Triggers refuse any change or deletion of a
 logged action. Finished tables stay, with the engine's match record, for replay and
-analysis.
+analysis. An unfinished table idle too long is *expired* (:meth:`TableStore.expire_idle`):
+kept as a record, no longer replayed at start. :meth:`TableStore.prune` deletes the oldest
+ended (finished or expired) tables beyond a number kept, so the file's size stays bounded
+(freed pages are reused); an open table's log can never be deleted.
+
+:class:`Store` is what the service needs of a store: this SQLite one (one server) or
+:class:`akvo.online.store_pg.PostgresStore` (several servers on one database).
 
 Everything read back is checked: a row that does not hold what the schema says, or an
 action the engine refuses, makes that table *broken* (a reason in French), never a crash.
@@ -17,10 +23,13 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
+
+#: A store's listener: called with (table id, seq) of every row appended by any server.
+Listener = Callable[[str, int], None]
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -41,9 +50,15 @@ CREATE TABLE IF NOT EXISTS actions (
 ) STRICT, WITHOUT ROWID;
 CREATE TRIGGER IF NOT EXISTS actions_no_update BEFORE UPDATE ON actions
 BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END;
-CREATE TRIGGER IF NOT EXISTS actions_no_delete BEFORE DELETE ON actions
-BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END;
 CREATE INDEX IF NOT EXISTS open_tables ON tables(finished);
+"""
+#: Run after :data:`SCHEMA` on every open (older files lack the column and had a trigger
+#: refusing every deletion): only an ended table's log may be deleted, by :meth:`prune`.
+MIGRATION = """
+DROP TRIGGER IF EXISTS actions_no_delete;
+CREATE TRIGGER actions_no_delete BEFORE DELETE ON actions
+WHEN (SELECT finished IS NULL AND expired IS NULL FROM tables WHERE id = OLD.table_id)
+BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END;
 """
 
 
@@ -57,13 +72,40 @@ class StoredTable:
     credentials: str
     rows: list[tuple[int, int, str]]
     finished: bool
+    expired: bool = False
+
+
+class Store(Protocol):
+    """What :class:`akvo.online.service.TableService` needs of a store."""
+
+    #: True when other servers write to the same store (the service then reads a table's
+    #: new rows before each action, and listens for theirs).
+    shared: bool
+
+    def close(self) -> None: ...
+    def create(self, table_id: str, setup: dict[str, Any], credentials: dict[str, Any]) -> None: ...
+    def append(self, table_id: str, seq: int, seat: int, action: str) -> None: ...
+    def finish(self, table_id: str, record: dict[str, Any]) -> None: ...
+    def load(self, table_id: str) -> StoredTable | None: ...
+    def rows_since(self, table_id: str, seq: int) -> list[tuple[int, int, str]]: ...
+    def open_tables(self) -> Iterator[StoredTable]: ...
+    def finished_ids(self, limit: int = 100) -> list[str]: ...
+    def record(self, table_id: str) -> str | None: ...
+    def count_rows(self, table_id: str) -> int: ...
+    def expire_idle(self, idle: float) -> list[str]: ...
+    def prune(self, keep: int) -> int: ...
+    def listen(self, listener: Listener) -> Callable[[], None]: ...
 
 
 class TableStore:
-    """The SQLite file of the tables (see the module docstring)."""
+    """The SQLite file of the tables (see the module docstring). ``now``: the clock of
+    the rows' times (tests give their own)."""
 
-    def __init__(self, path: str | Path) -> None:
+    shared = False
+
+    def __init__(self, path: str | Path, now: Callable[[], float] = time.time) -> None:
         self.path = Path(path)
+        self._now = now
         if str(path) != ":memory:":
             self.path.parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
@@ -71,6 +113,10 @@ class TableStore:
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(tables)")}
+        if "expired" not in columns:
+            self._db.execute("ALTER TABLE tables ADD COLUMN expired REAL")
+        self._db.executescript(MIGRATION)
 
     def close(self) -> None:
         self._db.close()
@@ -80,7 +126,7 @@ class TableStore:
         with self._transaction():
             self._db.execute(
                 "INSERT INTO tables (id, created, setup, credentials) VALUES (?, ?, ?, ?)",
-                (table_id, time.time(), _json(setup), _json(credentials)),
+                (table_id, self._now(), _json(setup), _json(credentials)),
             )
 
     def append(self, table_id: str, seq: int, seat: int, action: str) -> None:
@@ -89,7 +135,7 @@ class TableStore:
         with self._transaction():
             self._db.execute(
                 "INSERT INTO actions (table_id, seq, seat, action, at) VALUES (?, ?, ?, ?, ?)",
-                (table_id, seq, seat, action, time.time()),
+                (table_id, seq, seat, action, self._now()),
             )
 
     def finish(self, table_id: str, record: dict[str, Any]) -> None:
@@ -97,20 +143,29 @@ class TableStore:
         with self._transaction():
             self._db.execute(
                 "UPDATE tables SET finished = ?, record = ? WHERE id = ? AND finished IS NULL",
-                (time.time(), _json(record), table_id),
+                (self._now(), _json(record), table_id),
             )
 
     def load(self, table_id: str) -> StoredTable | None:
         found = self._db.execute(
-            "SELECT id, setup, credentials, finished FROM tables WHERE id = ?", (table_id,)
+            "SELECT id, setup, credentials, finished, expired FROM tables WHERE id = ?",
+            (table_id,),
         ).fetchone()
         return None if found is None else self._stored(found)
 
-    def open_tables(self) -> Iterator[StoredTable]:
-        """Every table not finished, oldest first."""
+    def rows_since(self, table_id: str, seq: int) -> list[tuple[int, int, str]]:
+        """A table's rows from number ``seq`` on (none: one server writes this file)."""
         cursor = self._db.execute(
-            "SELECT id, setup, credentials, finished FROM tables WHERE finished IS NULL "
-            "ORDER BY created"
+            "SELECT seq, seat, action FROM actions WHERE table_id = ? AND seq >= ? ORDER BY seq",
+            (table_id, seq),
+        )
+        return list(cursor.fetchall())
+
+    def open_tables(self) -> Iterator[StoredTable]:
+        """Every table neither finished nor expired, oldest first."""
+        cursor = self._db.execute(
+            "SELECT id, setup, credentials, finished, expired FROM tables "
+            "WHERE finished IS NULL AND expired IS NULL ORDER BY created"
         )
         for found in cursor.fetchall():
             yield self._stored(found)
@@ -134,13 +189,49 @@ class TableStore:
         ).fetchone()
         return int(found[0])
 
+    def expire_idle(self, idle: float) -> list[str]:
+        """Mark expired every open table without a new row for ``idle`` seconds (kept as
+        a record, no longer replayed at start); their ids."""
+        before = self._now() - idle
+        with self._transaction():
+            found = self._db.execute(
+                "UPDATE tables SET expired = ? WHERE finished IS NULL AND expired IS NULL AND "
+                "COALESCE((SELECT MAX(at) FROM actions WHERE table_id = id), created) < ? "
+                "RETURNING id",
+                (self._now(), before),
+            ).fetchall()
+        return [str(row[0]) for row in found]
+
+    def prune(self, keep: int) -> int:
+        """Delete the oldest ended tables (finished or expired) beyond the ``keep`` most
+        recent, logs and records; how many were deleted."""
+        with self._transaction():
+            old = self._db.execute(
+                "SELECT id FROM tables WHERE finished IS NOT NULL OR expired IS NOT NULL "
+                "ORDER BY COALESCE(finished, expired) DESC LIMIT -1 OFFSET ?",
+                (keep,),
+            ).fetchall()
+            for (table_id,) in old:
+                self._db.execute("DELETE FROM actions WHERE table_id = ?", (table_id,))
+                self._db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
+        return len(old)
+
+    def listen(self, listener: Listener) -> Callable[[], None]:
+        """Nothing to hear: one server writes this file."""
+        return lambda: None
+
     def _stored(self, found: tuple[Any, ...]) -> StoredTable:
-        table_id, setup, credentials, finished = found
+        table_id, setup, credentials, finished, expired = found
         rows = self._db.execute(
             "SELECT seq, seat, action FROM actions WHERE table_id = ? ORDER BY seq", (table_id,)
         ).fetchall()
         return StoredTable(
-            str(table_id), str(setup), str(credentials), list(rows), finished is not None
+            str(table_id),
+            str(setup),
+            str(credentials),
+            list(rows),
+            finished is not None,
+            expired is not None,
         )
 
     def _transaction(self) -> _Transaction:

@@ -80,6 +80,17 @@ class Offer:
     choice: str
 
 
+@dataclass(slots=True)
+class Live:
+    """What the service knows of a table beyond its log, for the views: whether each seat
+    holds an event stream, when its decision's time runs out (UNIX time, ``None`` when it
+    is not deciding or the table has no clock), and the seats offered to a bot."""
+
+    present: list[bool]
+    deadlines: list[float | None]
+    offered: tuple[int, ...] = ()
+
+
 class Table:
     """One match and its seats (see the module docstring)."""
 
@@ -98,6 +109,8 @@ class Table:
         # Seats handed to a bot during the match (bot name), and the turn in which their
         # player asked for them back (they return when the turn changes).
         self._handed: list[str | None] = [None] * len(self.seats)
+        #: Presence, deadlines and offers (the service's, for the views).
+        self.live = Live([False] * len(self.seats), [None] * len(self.seats))
         self._reclaim: dict[int, int] = {}
         # Orders in progress, per side: each seat's part (unit → token index), the ship's
         # agreed token, a central player's pending offer, and complete orders the engine
@@ -277,7 +290,7 @@ class Table:
         if not bot and self.controller(index) is not None:
             raise refuse(
                 "bot_seat",
-                "Un bot joue cette place ; reprenez-la, elle vous revient au tour suivant.",
+                "Un bot joue cette place\u00a0; reprenez-la, elle vous revient au tour suivant.",
             )
         allowed = self.actions(index)
         if action in allowed:
@@ -312,7 +325,7 @@ class Table:
         if verb == SEAT_BOT:
             if bot not in BOTS:
                 shown = ", ".join(BOTS.values())
-                raise refuse("bots", f"Bot inconnu ; au choix : {shown}.")
+                raise refuse("bots", f"Bot inconnu\u00a0; au choix\u00a0: {shown}.")
             if self.controller(index) is not None:
                 raise refuse("seat_taken", f"Un bot joue déjà la place de {name}.")
             return action

@@ -4,7 +4,11 @@ A view is built from the engine's :meth:`~akvo.match.state.MatchState.observatio
 seat's side (which hides the other side's unrevealed orders) and the table's own fields,
 of which only the seat's own side's orders in progress are shown. A spectator sees what
 both sides see: no orders before the reveal. Nothing in a view depends on time, so two
-tables in the same position give byte-identical views (the secrecy tests rely on it).
+tables in the same position give byte-identical views (the secrecy tests rely on it),
+except the service's live fields (:class:`~akvo.online.table.Live`: presence, deadlines,
+offers), which depend on who is connected and when, never on the orders in progress: the
+other side's deadlines are not shown during the orders (they would tell when each of its
+players sent a part).
 
 Labels are French; the engine's action strings are labelled by a :class:`Labels` given by
 the front end (the book's labels live in :mod:`akvo_widgets.play.labels`).
@@ -16,8 +20,17 @@ import json
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from akvo.bots import BOTS
 from akvo.match.actions import LATERAL_TOKENS, SHIP_TOKENS
-from akvo.match.board import CHAR_LABELS, SHIP, SHIP_NAME, SIDE_NAMES, UNIT_NAMES
+from akvo.match.board import (
+    BARREUR,
+    CHAR_LABELS,
+    LANCEUR,
+    SHIP,
+    SHIP_NAME,
+    SIDE_NAMES,
+    UNIT_NAMES,
+)
 from akvo.match.phases import ORDERS
 from akvo.match.state import MatchState
 from akvo.match.svg import board_svg
@@ -114,8 +127,9 @@ def seat_view(
     view: dict[str, Any] = {
         "table": table.id,
         "you": you,
-        "seats": [seat.to_dict() for seat in table.seats],
+        "seats": _seats(table, index),
         "players": table.setup.players,
+        "clock": _clock(table),
         "teams": [{"name": t.name, "list": str(t)} for t in table.setup.teams],
         "rules": table.setup.rules.to_dict(),
         "status": "finished" if table.finished else "playing",
@@ -139,7 +153,10 @@ def seat_view(
         "decision": {
             "sides": _deciding_sides(table),
             "seats": list(table.deciding_seats()),
-            "yours": bool(actions),
+            "yours": bool(actions) and index != SPECTATOR and table.controller(index) is None,
+            "sent": _sent(table, index),
+            "waiting": _waiting(table, index),
+            "offered": [table.seats[s].name for s in table.live.offered if index != SPECTATOR],
         },
         "coach": _coach(table, index, legal, coach, labels),
         "legal": legal,
@@ -150,6 +167,122 @@ def seat_view(
         view["log"] = log
         view["board"] = _board(table, index, labels)
     return view
+
+
+def _seats(table: Table, index: int) -> list[dict[str, Any]]:
+    """Every seat with who plays it now, whether its player is connected, and when its
+    decision's time runs out (the other side's hidden during the orders)."""
+    live = table.live
+    viewer = _viewer(table, index)
+    secret = table.state.phase == ORDERS and not table.finished
+    seats = []
+    for seat in table.seats:
+        bot = table.controller(seat.index)
+        deadline = live.deadlines[seat.index]
+        shown = deadline is not None and not (secret and seat.side != viewer)
+        seats.append(
+            {
+                **seat.to_dict(),
+                "presence": "present" if live.present[seat.index] else "away",
+                "played_by": None if bot is None else BOTS.get(bot, bot),
+                "handed": table.handed(seat.index) is not None,
+                "reclaiming": table.reclaiming(seat.index),
+                "offered": seat.index in live.offered,
+                "deadline": round(deadline) if shown and deadline is not None else None,
+            }
+        )
+    return seats
+
+
+def _clock(table: Table) -> dict[str, Any] | None:
+    clock = table.setup.clock
+    return None if clock is None else {**clock.to_dict(), "label": clock.label}
+
+
+def _sent(table: Table, index: int) -> bool:
+    """Whether this seat's part of its side's orders is in (it may still change it)."""
+    if index == SPECTATOR or table.state.phase != ORDERS or table.finished:
+        return False
+    side = table.seats[index].side
+    return table.orders_complete(side) or index in table.parts(side)
+
+
+def _and(items: list[str]) -> str:
+    """« a », « a et b », « a, b et c »."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} et {items[-1]}"
+
+
+def _who(table: Table, seat: int) -> str:
+    """A seat as the others read it: its player's name, or its bot."""
+    bot = table.controller(seat)
+    called = table.seats[seat].called
+    if bot is None:
+        return called
+    return f"le bot «\u00a0{BOTS.get(bot, bot)}\u00a0» ({called})"
+
+
+def _of(table: Table, seats: list[int]) -> str:
+    """« de Léa », « du bot … », « de Léa et du bot … »."""
+    names = [_who(table, s) for s in seats]
+    return _and([f"du {n[3:]}" if n.startswith("le bot") else f"de {n}" for n in names])
+
+
+def _characters(chars: list[int]) -> str:
+    return _and([f"le {CHAR_LABELS[c]}" for c in sorted(set(chars))])
+
+
+def _waiting(table: Table, index: int) -> str | None:
+    """What the table waits for, in words, for this seat (« en attente de Léa\u00a0: le
+    Barreur et le Lanceur »): at the orders, its own side's missing parts and ship's
+    token, or the other side; otherwise the seats deciding. ``None`` when it is this
+    seat's own decision alone, or the match is over."""
+    if table.finished:
+        return None
+    state = table.state
+    viewer = _viewer(table, index)
+    if state.phase == ORDERS:
+        if viewer is None or table.orders_complete(viewer):
+            others = [SIDE_NAMES[s] for s in (0, 1) if s != viewer and not table.orders_complete(s)]
+            return None if not others else f"en attente des ordres du camp {_and(others)}"
+        return _orders_waiting(table, index, viewer)
+    deciding = [
+        s.index
+        for s in table.seats
+        if s.index != index and (table.actions(s.index) or table.bot_side() == s.side)
+    ]
+    if table.bot_side() is not None:
+        deciding = [table.side_seats(table.bot_side() or 0)[0].index]
+    if not deciding:
+        return None
+    return f"en attente {_of(table, deciding)}"
+
+
+def _orders_waiting(table: Table, index: int, side: int) -> str | None:
+    parts = table.parts(side)
+    missing: list[str] = []
+    for seat in table.side_seats(side):
+        if seat.index == index or seat.index in parts or not table.actions(seat.index):
+            continue
+        chars = [c for c in seat.characters if c not in (BARREUR, LANCEUR)]
+        if BARREUR in seat.characters and LANCEUR in seat.characters:
+            chars += [BARREUR, LANCEUR]
+        if chars:
+            missing.append(f"en attente {_of(table, [seat.index])}\u00a0: {_characters(chars)}")
+    if table.ship_shared(side) and table.ship_agreed(side) is None:
+        offer = table.ship_offer(side)
+        central = [table.holder(side, BARREUR), table.holder(side, LANCEUR)]
+        if offer is None and index in central:
+            other = next(s for s in central if s != index)
+            missing.append(f"double-jeton du navire à convenir avec {_who(table, other)}")
+        elif offer is None:
+            missing.append(f"en attente {_of(table, central)}\u00a0: le double-jeton du navire")
+        elif offer.seat != index:
+            other = next(s for s in central if s != offer.seat)
+            if other != index:
+                missing.append(
+                    f"en attente {_of(table, [other])}\u00a0: accepter le double-jeton proposé"
+                )
+    return "\u00a0; ".join(missing) or None
 
 
 def _viewer(table: Table, index: int) -> int | None:
@@ -276,11 +409,20 @@ def _team(table: Table, index: int, labels: Labels) -> dict[str, Any] | None:
     if is_joint(state) and state.player == side:
         offer = table.order_offer
     agreed = table.ship_agreed(side)
+    parts = sorted(table.parts(side).items())
     return {
         "parts": {
             table.seats[seat].name: {UNIT_NAMES[u]: _token(u, t) for u, t in part.items()}
-            for seat, part in sorted(table.parts(side).items())
+            for seat, part in parts
         },
+        "parts_text": [
+            f"{table.seats[seat].called} — "
+            + ", ".join(
+                f"{UNIT_LABELS[u]}\u00a0: {labels.token(UNIT_NAMES[u], _token(u, t))}"
+                for u, t in sorted(part.items())
+            )
+            for seat, part in parts
+        ],
         "ship": None if agreed is None else _token(SHIP, agreed),
         "ship_shared": table.ship_shared(side),
         "offer": None
@@ -289,6 +431,10 @@ def _team(table: Table, index: int, labels: Labels) -> dict[str, Any] | None:
             "seat": table.seats[offer.seat].name,
             "choice": offer.choice,
             "label": _choice_label(state, offer.choice, labels),
+            "text": f"{table.seats[offer.seat].called} propose"
+            + _offer_label(PROPOSE, _choice_label(state, offer.choice, labels), offer.choice)[
+                len("Proposer") :
+            ],
         },
     }
 
