@@ -144,6 +144,11 @@ def is_prodige(dice: list[int], rule: str) -> bool:
     return prodige_possible(len(dice), rule) and dice.count(dice[0]) == len(dice)
 
 
+def prodige_readings_part(dice: list[int]) -> bool:
+    """R13's switch comes into play: 2 or 3 dice all equal, a prodige for ``"all"`` only."""
+    return 2 <= len(dice) < PRODIGE_DICE and dice.count(dice[0]) == len(dice)
+
+
 def is_success(total: int, threshold: int) -> bool:
     """A roll succeeds when its total (dice + modifier) reaches the threshold."""
     return total >= threshold

@@ -30,23 +30,14 @@ from akvo.match.weather import weather_outcomes
 from akvo.rules import TURNS, Character, RuneCategory
 from akvo.rules import rune as grimoire_rune
 from akvo.shots import ATTACK_RUNES, RuneChoice, Side, shot_on_mage
+from akvo.switches import RULINGS
 from akvo.teams import Team
 
 if TYPE_CHECKING:
     from akvo.lab import Comparison, Results
 
-#: Each variant field, the ruling that names it and its two readings (default first).
-VARIANT_RULINGS: Mapping[str, str] = MappingProxyType(
-    {
-        "weather": "R8",
-        "prodige": "R13",
-        "grimoire": "R19",
-        "rune_u": "R22",
-        "mouvement_rune": "R18",
-        "ship_advance_runes": "R20",
-        "rouleau_mouvement": "R20",
-    }
-)
+#: Each variant field → the ruling that names it (declared with its switch, :mod:`akvo.switches`).
+VARIANT_RULINGS: Mapping[str, str] = RULINGS
 #: The weather bag of R8: 4 tokens favouring each side, drawn for turns 1–8.
 WEATHER_BAG = (4, 4)
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from akvo.bots import make_bot, options_for
 from akvo.config import RulesConfig
-from akvo.lab.coverage import MatchUses
+from akvo.lab.coverage import match_uses
 from akvo.lab.results import (
     LUCK_COLUMNS,
     LUCK_UNIT,
@@ -30,7 +30,7 @@ from akvo.lab.stats import roll_stakes
 from akvo.match.board import CHARS, CHEST, SIDE_NAMES
 from akvo.match.chance import ROLLS
 from akvo.match.core import CHANCE
-from akvo.match.phases import ORDERS, RELANCE, REROLL, WEATHER
+from akvo.match.phases import ORDERS, REROLL, WEATHER
 from akvo.match.shooting import can_intercept, roll_dice, roll_target
 from akvo.match.state import MatchState, new_match
 from akvo.match.streams import KeyedChance
@@ -86,12 +86,11 @@ def play_indexed(
 ) -> tuple[MatchState, MatchResult]:
     """Play match ``index``; the French log only when asked (a replay shows it, a
     simulation's table does not need it: same play, same record, faster). The loop is
-    :func:`akvo.match.decisions`' with what the match used counted on the way
-    (:class:`~akvo.lab.coverage.MatchUses`)."""
+    :func:`akvo.match.decisions`'; what the match used is the engine's own count, read at
+    the end (:func:`~akvo.lab.coverage.match_uses`)."""
     chance = KeyedChance(match_seed(spec.seed, index))
     bots = (_bot(spec, "A", index), _bot(spec, "B", index))
     state = new_match(spec.team_a, spec.team_b, spec.rules, log=log)
-    uses = MatchUses()
     favoured: list[str] = []
     edge = 0  # points of the side activating first minus the other's, over the turns
     turn_start = [0, 0]
@@ -107,22 +106,12 @@ def play_indexed(
                     edge += _turn_edge(favoured[-1], turn_start, state.scores)
                 turn_start = list(state.scores)
                 favoured.append(SIDE_NAMES[state.favoured])
-                uses.new_turn(state)
-            action = bots[player](state)
-            if phase == RELANCE:
-                uses.before_roll(state)
-                apply(action)
-                uses.after_roll()
-            else:
-                uses.decision(state, action)
-                apply(action)
+            apply(bots[player](state))
         elif player == CHANCE:
-            uses.before_roll(state)
             if state.phase == WEATHER:
                 chance.apply(state)
             else:
                 _roll_luck(state, chance, luck, stakes)
-            uses.after_roll()
         else:
             break
     if favoured:
@@ -142,7 +131,7 @@ def play_indexed(
         ultimes_a=sum(state.ult_uses[:CHARS]),
         ultimes_b=sum(state.ult_uses[CHARS:]),
         luck=tuple(luck),
-        uses=uses.finish(state),
+        uses=match_uses(state),
         stakes=tuple(stakes),
     )
 

@@ -9,11 +9,11 @@ slots, the copies and the JSON below all walk it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
-from akvo.config import RulesConfig
+from akvo.config import CHOICES, RulesConfig
 from akvo.match.board import CHARS, START_ROW, UNITS
 from akvo.match.phases import START_TURN
 from akvo.match.roster import Roster, roster
@@ -26,6 +26,8 @@ from akvo.match.schema import (
     SHARED_FIELDS,
     SHOT_FIELDS,
     STATE_FIELDS,
+    USES_LENGTH,
+    USES_SWITCHES,
 )
 from akvo.match.schema import TERMINAL as TERMINAL
 from akvo.match.weather import full_bag
@@ -33,6 +35,19 @@ from akvo.teams import Team
 
 # Tasks of an activation.
 TASK_ADVANCE, TASK_SHOT = 0, 1
+#: Each rules switch's slot in a state's ``uses`` (:mod:`akvo.match.schema`).
+SWITCH_SLOT: Final[dict[str, int]] = {field: USES_SWITCHES + i for i, field in enumerate(CHOICES)}
+
+
+def rule_played(s: StateCore, field: str) -> None:
+    """A moment where the two readings of the rules switch ``field`` part, counted where the
+    engine decides it (each switch's place is declared in :mod:`akvo.switches`)."""
+    s.uses[SWITCH_SLOT[field]] += 1
+
+
+def fresh_uses() -> list[int]:
+    """A state's ``uses`` before anything was played."""
+    return [0] * USES_LENGTH
 
 
 # The engine's classes allow interpreted subclasses: under mypyc this keeps Python's
@@ -142,6 +157,7 @@ class StateCore:
         self.history: list[str] = []
         self.legal: tuple[str, ...] = ()
         self.origin: dict[str, Any] | None = None  # a scenario's setup, if any
+        self.uses = fresh_uses()  # what the play used (akvo.match.schema.STATE_TALLIES)
 
     def copy_core(self) -> Any:
         new = self.__class__.__new__(self.__class__)

@@ -47,7 +47,7 @@ from akvo.match.board import (
     UNIT_NAMES,
     UNITS,
 )
-from akvo.match.core import TASK_ADVANCE, TASK_SHOT, Shot, StateCore
+from akvo.match.core import TASK_ADVANCE, TASK_SHOT, Shot, StateCore, rule_played
 from akvo.match.geometry import advance, mages_in_enemy_half, room_ahead
 from akvo.match.phases import (
     ACTIVATE,
@@ -61,7 +61,15 @@ from akvo.match.phases import (
     TRIDENT,
     WEATHER,
 )
-from akvo.match.roster import BONUS, MOUVEMENT, RUNE_U, Roster, letter_bit
+from akvo.match.roster import (
+    BONUS,
+    MOUVEMENT,
+    RUNE_U,
+    Roster,
+    grimoire_readings_part,
+    letter_bit,
+)
+from akvo.match.schema import RUNE_KINDS, USES_FAVOURED, USES_RUNES
 from akvo.match.ultimes import (
     declare_trident,
     declare_turn_ultime,
@@ -69,7 +77,7 @@ from akvo.match.ultimes import (
     rune_u_restores,
     trident_offered,
 )
-from akvo.match.weather import weather_drawn, weather_reshuffled
+from akvo.match.weather import REGULAR_TURNS, draw_readings_part, weather_drawn, weather_reshuffled
 from akvo.rules import TIE_BREAK_TURNS, TURNS, lighthouse_level, tier_for_turn
 
 ALL_UNITS: Final = (1 << UNITS) - 1
@@ -103,6 +111,11 @@ def start_turn(s: StateCore) -> None:
 
 def weather(s: StateCore, favoured: int) -> None:
     s.favoured = favoured
+    slot = USES_FAVOURED + favoured
+    if draw_readings_part(s.rules, s.bag, s.uses[slot], s.turn):
+        rule_played(s, "weather")
+    if s.turn <= REGULAR_TURNS:
+        s.uses[slot] += 1
     weather_drawn(s.rules, s.bag, favoured)
     if s.log:
         add_event(s, f"la météo favorise {SIDE_NAMES[favoured]}.")
@@ -274,6 +287,9 @@ def decide_advance(s: StateCore, action: str) -> None:
     if letter:
         spend(s, side, letter)
         cells += 1
+        orders = s.orders[side]
+        if unit == SHIP and orders is not None and orders[SHIP] == SHIP_AA:
+            rule_played(s, "ship_advance_runes")  # R20: one rune in all, or one per order
     before = s.rows[side * UNITS + unit]
     moved = advance(s.rows, side, unit, cells)
     if s.log:
@@ -293,6 +309,10 @@ def decide_advance(s: StateCore, action: str) -> None:
 def spend(s: StateCore, side: int, letter: str) -> None:
     s.spent[side] |= letter_bit(letter)
     s.runes_spent_count[side] += 1
+    category = s.rosters[side].category_of[letter]
+    s.uses[USES_RUNES + side * RUNE_KINDS + category] += 1
+    if grimoire_readings_part(category):
+        rule_played(s, "grimoire")
 
 
 # --- end of activation, end of turn, end of match (R9, R25) --------------------------------

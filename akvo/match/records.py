@@ -22,7 +22,7 @@ from akvo.errors import AkvoError, RecordError, excerpt
 from akvo.match import engine
 from akvo.match.actions import ORDER_ACTIONS
 from akvo.match.board import CHARS, UNITS
-from akvo.match.core import Roll, Shot, StateCore
+from akvo.match.core import Roll, Shot, StateCore, fresh_uses
 from akvo.match.phases import RESTING, Phase
 from akvo.match.schema import (
     CHANCE,
@@ -277,6 +277,7 @@ def _fill(state: StateCore, data: dict[str, Any]) -> None:
     state.shot = _shot(_field(data, "shot", what))
     origin = data.get("origin")
     state.origin = None if origin is None else _dict(origin, "origin")
+    state.uses = fresh_uses()  # a tally of this process's play, never saved
 
 
 def _check_invariants(state: MatchState) -> None:

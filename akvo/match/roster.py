@@ -29,6 +29,12 @@ MEMO_LIMIT: Final = 100_000
 RUNE_U: Final = "U"
 
 
+def grimoire_readings_part(category: int) -> bool:
+    """R19's switch comes into play: a rune played whose symbol is @ or # (Confusion or
+    Relance, whichever way the grimoire is read)."""
+    return category in (CONFUSION, RELANCE)
+
+
 def letter_bit(letter: str) -> int:
     """A rune letter's bit in a ``spent`` mask (A = bit 0)."""
     return 1 << (ord(letter) - 65)

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 from typing import Final
 
+from akvo.config import CHOICES
 from akvo.match.board import CHARS, FIRST_ROW, LAST_ROW, UNITS
 from akvo.match.phases import Phase
 from akvo.match.weather import TOKENS_PER_SIDE
 from akvo.resolution import CHEST_OUTCOMES, DEFAULT_DICE, MAGE_OUTCOMES, MAX_RANGE, TRIDENT_SHOTS
-from akvo.rules import LETTERS, MAX_RESILIENCE, TIE_BREAK_TURNS, TURNS
+from akvo.rules import LETTERS, MAX_RESILIENCE, TIE_BREAK_TURNS, TURNS, RuneCategory
 
 CHANCE: Final = -1
 TERMINAL: Final = -2
@@ -73,6 +74,20 @@ STATE_BOOLS: Final = ("trident", "log")
 #: teams (saved as their text), the activation's ``orders`` and ``tasks``, the ``shot``, a
 #: scenario's ``origin``; the ``rosters`` are derived from the teams and never saved.
 STATE_STRUCTURED: Final = ("rules", "teams", "rosters", "orders", "tasks", "shot", "origin")
+#: What the play used, counted where the engine decides and read by the lab's coverage
+#: (:mod:`akvo.lab.coverage`): ``uses``, one list of ints laid out as below. Copied with the
+#: state, never saved: a loaded or built state starts it at zero.
+STATE_TALLIES: Final = ("uses",)
+#: ``uses[USES_RUNES + side * RUNE_KINDS + category]``: runes played per side and category
+#: (:data:`akvo.match.roster.CATEGORY_OF`; the rune U is the category Ultime).
+USES_RUNES: Final = 0
+RUNE_KINDS: Final = len(RuneCategory)
+#: ``uses[USES_FAVOURED + side]``: regular turns (1–8) the weather favoured each side.
+USES_FAVOURED: Final = 2 * RUNE_KINDS
+#: ``uses[USES_SWITCHES + i]``: the moments the two readings of the rules switch ``i``
+#: (:data:`akvo.config.CHOICES` order) part (:func:`akvo.match.core.rule_played`).
+USES_SWITCHES: Final = USES_FAVOURED + 2
+USES_LENGTH: Final = USES_SWITCHES + len(CHOICES)
 STATE_FIELDS: Final = (
     *STATE_INTS,
     *STATE_INT_LISTS,
@@ -80,6 +95,7 @@ STATE_FIELDS: Final = (
     *STATE_TEXT_LISTS,
     *STATE_BOOLS,
     *STATE_STRUCTURED,
+    *STATE_TALLIES,
 )
 #: Copied by reference (ints, texts, tuples, immutable objects, a scenario's setup).
 SHARED_FIELDS: Final = (
@@ -93,7 +109,7 @@ SHARED_FIELDS: Final = (
     "origin",
 )
 #: Copied as new lists (their items are ints, strings, tuples or None).
-COPIED_LISTS: Final = (*STATE_INT_LISTS, "events", "history", "orders", "tasks")
+COPIED_LISTS: Final = (*STATE_INT_LISTS, "events", "history", "orders", "tasks", *STATE_TALLIES)
 #: Saved as they are (ints, texts, booleans), and saved as JSON lists.
 SAVED_VALUES: Final = (*STATE_INTS, *STATE_TEXTS, *STATE_BOOLS)
 SAVED_LISTS: Final = (*STATE_INT_LISTS, *STATE_TEXT_LISTS)

@@ -42,7 +42,7 @@ from akvo.match.actions import (
 )
 from akvo.match.actions import ROULEAU as ROULEAU_ACTION
 from akvo.match.board import CHAR_NAMES, CHARS, CHEST, PLONGEUR, SURFEUR, UNIT_OF_CHAR
-from akvo.match.core import TASK_SHOT, Roll, Shot, StateCore
+from akvo.match.core import TASK_SHOT, Roll, Shot, StateCore, rule_played
 from akvo.match.flow import add_event, next_task, spend
 from akvo.match.geometry import advance, interception_distance, room_ahead, shot_distance, targets
 from akvo.match.outcome import resolve
@@ -89,6 +89,7 @@ from akvo.resolution import (
     is_critical,
     is_prodige,
     is_success,
+    prodige_readings_part,
 )
 from akvo.rules import LETTERS, TIE_BREAK_TURNS, tier_for_turn
 
@@ -165,6 +166,7 @@ def decide_pre_shot(s: StateCore, action: str) -> None:
     if isinstance(rune, PlayRune):
         side = shot.side
         spend(s, side, rune.letter)
+        rule_played(s, "mouvement_rune")  # R18: the side's rune, or one beside it
         if s.rules.mouvement_rune == "is_the_rune":  # R18: the side's one rune
             shot.att_rune, shot.att_cat = rune.letter, MOUVEMENT
         moved = advance(s.rows, side, UNIT_OF_CHAR[shot.shooter], 1)
@@ -357,6 +359,8 @@ def decide_relance(s: StateCore, action: str) -> None:
 
 def make_roll(s: StateCore, dice: list[int], modifier: int, threshold: int) -> Roll:
     total = sum(dice) + modifier
+    if prodige_readings_part(dice):
+        rule_played(s, "prodige")
     return Roll(
         dice,
         total,
@@ -402,6 +406,8 @@ def after_shot(s: StateCore) -> None:
             add_event(s, f"prodige : {log.mage(side, char)} n'a aucune rune à récupérer.")
     if shot.rouleau:
         s.phase = ROULEAU
+        if len(rouleau_with_runes(s)) > 1:  # R20: a Mouvement rune could go with it
+            rule_played(s, "rouleau_mouvement")
         return
     s.shot = None
     if trident_continues(s):

@@ -37,10 +37,16 @@ from akvo.match.board import (
     SURFEUR,
     UNIT_OF_CHAR,
 )
-from akvo.match.core import Shot, StateCore
+from akvo.match.core import Shot, StateCore, rule_played
 from akvo.match.geometry import advance
-from akvo.match.roster import MOUVEMENT, RUNE_U, letter_bit
-from akvo.match.schema import EFFECT_EGIDE, EFFECT_TOURBILLON, EFFECT_VIGIE
+from akvo.match.roster import MOUVEMENT, RUNE_U, ULTIME, letter_bit
+from akvo.match.schema import (
+    EFFECT_EGIDE,
+    EFFECT_TOURBILLON,
+    EFFECT_VIGIE,
+    RUNE_KINDS,
+    USES_RUNES,
+)
 from akvo.resolution import TRIDENT_SHOTS, souffle_distance
 
 #: Rouleau's advance (R24), without a Mouvement rune.
@@ -163,6 +169,8 @@ def rune_u_restores(rules: RulesConfig) -> bool:
 def restore_ultime(s: StateCore, side: int, char: int) -> None:
     s.spent[side] |= letter_bit(RUNE_U)
     s.runes_spent_count[side] += 1
+    s.uses[USES_RUNES + side * RUNE_KINDS + ULTIME] += 1
+    rule_played(s, "rune_u")  # R22: played only where it restores an Ultime
     s.ult_used[side] &= ~(1 << char)
     if s.log:
         s.events.append(

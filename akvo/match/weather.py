@@ -16,6 +16,8 @@ from akvo.config import RulesConfig
 from akvo.match.actions import WEATHER_ACTIONS
 
 TOKENS_PER_SIDE: Final = 4
+#: The turns the bag's 8 tokens serve (1–8; the tie-break turns draw from a refilled bag).
+REGULAR_TURNS: Final = 2 * TOKENS_PER_SIDE
 HALF: Final = Fraction(1, 2)
 
 
@@ -44,6 +46,15 @@ def forced_weather(rules: RulesConfig, bag: list[int]) -> int:
     if rules.weather == "bag" and (bag[0] == 0 or bag[1] == 0):
         return 0 if bag[0] else 1
     return -1
+
+
+def draw_readings_part(rules: RulesConfig, bag: list[int], favoured_before: int, turn: int) -> bool:
+    """R8's switch comes into play at a draw: from a bag whose two kinds are not even (so the
+    draw is weighted, or forced); with the coin, a regular turn that favours a side beyond
+    the bag's four tokens (``favoured_before``: the regular turns it was favoured so far)."""
+    if rules.weather == "coin":
+        return turn <= REGULAR_TURNS and favoured_before >= TOKENS_PER_SIDE
+    return bag[0] != bag[1]
 
 
 def weather_drawn(rules: RulesConfig, bag: list[int], favoured: int) -> None:
