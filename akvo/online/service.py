@@ -703,9 +703,9 @@ class TableService:
         """Call ``push(view_json)`` now and on every change of the seat's view; returns the
         function that unsubscribes."""
         entry, seat = self._seat(table_id, token)
+        self._presence(entry, seat, +1)  # the others see this seat come (before its own push)
         pushes = entry.subscribers.setdefault(seat, [])
         pushes.append(push)
-        self._presence(entry, seat, +1)
         text = seat_view_json(entry.table, seat, self.labels, self.coach)
         entry.last[seat] = text
         push(text)

@@ -258,8 +258,9 @@ def _waiting(table: Table, index: int) -> str | None:
 
 
 def _orders_waiting(table: Table, index: int, side: int) -> str | None:
+    """The side's missing parts and ship's token, by player (the viewer's own left out)."""
     parts = table.parts(side)
-    missing: list[str] = []
+    missing: dict[int, list[str]] = {}
     for seat in table.side_seats(side):
         if seat.index == index or seat.index in parts or not table.actions(seat.index):
             continue
@@ -267,22 +268,22 @@ def _orders_waiting(table: Table, index: int, side: int) -> str | None:
         if BARREUR in seat.characters and LANCEUR in seat.characters:
             chars += [BARREUR, LANCEUR]
         if chars:
-            missing.append(f"en attente {_of(table, [seat.index])}\u00a0: {_characters(chars)}")
+            missing.setdefault(seat.index, []).append(_characters(chars))
+    ship = ""
     if table.ship_shared(side) and table.ship_agreed(side) is None:
         offer = table.ship_offer(side)
         central = [table.holder(side, BARREUR), table.holder(side, LANCEUR)]
-        if offer is None and index in central:
-            other = next(s for s in central if s != index)
-            missing.append(f"double-jeton du navire à convenir avec {_who(table, other)}")
-        elif offer is None:
-            missing.append(f"en attente {_of(table, central)}\u00a0: le double-jeton du navire")
-        elif offer.seat != index:
+        if offer is not None:
             other = next(s for s in central if s != offer.seat)
             if other != index:
-                missing.append(
-                    f"en attente {_of(table, [other])}\u00a0: accepter le double-jeton proposé"
-                )
-    return "\u00a0; ".join(missing) or None
+                missing.setdefault(other, []).append("l’accord sur le double-jeton proposé")
+        elif index in central:
+            other = next(s for s in central if s != index)
+            ship = f"double-jeton du navire à convenir avec {_who(table, other)}"
+        else:
+            ship = f"en attente {_of(table, central)}\u00a0: le double-jeton du navire"
+    said = [f"en attente {_of(table, [s])}\u00a0: {', '.join(m)}" for s, m in missing.items()]
+    return "\u00a0; ".join([*said, *([ship] if ship else [])]) or None
 
 
 def _viewer(table: Table, index: int) -> int | None:
