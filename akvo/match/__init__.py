@@ -15,7 +15,7 @@ Typical use::
     print(state.result, state.scores)
 """
 
-from akvo.match.bots import RandomBot, decisions, play_match, r15_relance
+from akvo.match.bots import RandomBot, UniformBot, decisions, play_match, r15_relance
 from akvo.match.core import CHANCE, TERMINAL
 from akvo.match.phases import Phase
 from akvo.match.scenario import scenario
@@ -27,6 +27,7 @@ __all__ = [
     "MatchState",
     "Phase",
     "RandomBot",
+    "UniformBot",
     "decisions",
     "new_match",
     "play_match",

@@ -1,5 +1,5 @@
-"""A seeded random bot, the loop that plays a match with two bots (:func:`decisions`), and
-whole matches (:func:`play_match`)."""
+"""The random bot (:class:`UniformBot`, the one the bots' registry names « hasard »), the loop
+that plays a match with two bots (:func:`decisions`), and whole matches (:func:`play_match`)."""
 
 from __future__ import annotations
 
@@ -22,22 +22,52 @@ from akvo.match.core import CHANCE
 from akvo.match.engine import DECIDE, settle
 from akvo.match.phases import Phase
 from akvo.match.state import MatchState, _random_chance, new_match
-from akvo.match.streams import KeyedChance
+from akvo.match.streams import KeyedChance, decision_key
 from akvo.resolution import RELANCE_POLICIES, is_critical, is_prodige
 
 Bot = Callable[[MatchState], str]
 
 
-class RandomBot:
-    """Picks uniformly among the legal actions with its own seeded generator."""
+class UniformBot:
+    """Picks uniformly among the legal actions; seeded (``None``: a fresh random seed).
 
-    def __init__(self, seed: object = None) -> None:
-        """``seed``: an integer or None (typed ``object``: checked here, see akvo.compiled)."""
-        self.rng = random.Random(require_seed("seed", seed, MatchError))
+    By default each draw comes from a stream keyed by the seed and the decision's identity
+    (:func:`akvo.match.streams.decision_key`), as :class:`~akvo.match.streams.KeyedChance`
+    draws the dice: the same decision in two readings of a rule sees the same number, however
+    many other decisions came before (a generator drawn in sequence pairs two readings only
+    until their first different decision). ``keyed=False`` draws in sequence from
+    ``random.Random(seed)`` instead (:func:`RandomBot`): cheaper, and the moves
+    :func:`play_match` plays without bots."""
+
+    __slots__ = ("chance", "rng")
+
+    def __init__(self, seed: object = None, keyed: object = True) -> None:
+        """``seed``: an integer or None; ``keyed``: True or False (typed ``object``: checked
+        here, see akvo.compiled)."""
+        checked = require_seed("seed", seed, MatchError)
+        if not isinstance(keyed, bool):
+            raise MatchError(f"keyed must be True or False, got {excerpt(keyed)}")
+        self.chance: KeyedChance | None = None
+        self.rng: random.Random | None = None
+        if keyed:
+            self.chance = KeyedChance(random.getrandbits(64) if checked is None else checked)
+        else:
+            self.rng = random.Random(checked)
 
     def __call__(self, state: MatchState) -> str:
         legal = state.legal
-        return legal[int(self.rng.random() * len(legal))]
+        rng = self.rng
+        if rng is not None:
+            return legal[int(rng.random() * len(legal))]
+        chance = self.chance
+        assert chance is not None
+        return legal[int(chance.decision_uniform(decision_key(state)) * len(legal))]
+
+
+def RandomBot(seed: object = None) -> UniformBot:  # the name callers know
+    """The random bot drawing in sequence from ``random.Random(seed)``: two of them play the
+    match :func:`play_match` plays without bots (seeds ``2·seed + 1`` and ``2·seed + 2``)."""
+    return UniformBot(seed, keyed=False)
 
 
 def play_match(
@@ -118,7 +148,7 @@ def decisions(state: object, rng: object, bots: object) -> Iterator[MatchState]:
 def _play_random(
     state: MatchState, rng: random.Random, rng_a: random.Random, rng_b: random.Random
 ) -> MatchState:
-    """Two :class:`RandomBot` s (generators ``rng_a``, ``rng_b``) to the end: the same draws
+    """Two :func:`RandomBot` s (generators ``rng_a``, ``rng_b``) to the end: the same draws
     as the bots, without the checks their answers need not pass (they pick from ``legal``)."""
     draws = (rng_a.random, rng_b.random)
     record = state.history.append
