@@ -264,8 +264,13 @@ class RollOdds:
         critical: bool | None = None,
         prodige: bool | None = None,
     ) -> Fraction:
-        """P(the outcome matches every flag given); ``None`` leaves a flag free."""
-        wanted = (success, critical, prodige)
+        """P(the outcome matches every flag given); ``None`` leaves a flag free. A flag that
+        is neither (``success="yes"``, ``1``) raises :class:`~akvo.errors.DiceError`: it
+        would match no outcome and read as a probability of 0."""
+        wanted = tuple(
+            None if value is None else require_bool(name, value, DiceError)
+            for name, value in (("success", success), ("critical", critical), ("prodige", prodige))
+        )
         return sum(
             (
                 p

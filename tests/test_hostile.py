@@ -675,6 +675,10 @@ def test_a_record_with_a_lying_action_is_refused_by_index() -> None:
         ({"ultimes_used": {"A": ["egide"]}}, "egide"),  # an Ultime, not its holder
         ({"ultimes_used": {"A": [["pedalair"]]}}, "character"),
         ({"ultimes_used": {"A": [None]}}, "character"),
+        (
+            {"ultimes_used": {"A": ["pedalair", "surfeur", "pedalair"]}},
+            "'pedalair' is listed twice",
+        ),
         ({"rows": {"A": {"x" * 10_000: 3}}}, "unknown unit"),
         ({"spent": {"A": ["P"]}}, "spent"),
         ({"scores": (1, BadRepr())}, "plain data"),
@@ -684,6 +688,19 @@ def test_a_hostile_scenario_is_refused(setup: dict[str, Any], named: str) -> Non
     with pytest.raises(IllegalAction, match=named) as caught:
         scenario(**setup)
     assert len(str(caught.value)) <= MAX_MESSAGE
+
+
+@pytest.mark.parametrize("flag", ["success", "critical", "prodige"])
+@pytest.mark.parametrize("value", ["yes", 1, 0, "False", [True], LyingInt(1)])
+def test_roll_odds_refuse_a_flag_that_is_not_a_bool(flag: str, value: object) -> None:
+    from akvo.dice import roll
+    from akvo.errors import DiceError
+
+    odds = roll(9)
+    with pytest.raises(DiceError, match=f"{flag} must be True or False") as caught:
+        odds.probability(**{flag: value})  # type: ignore[arg-type]
+    assert len(str(caught.value)) <= MAX_MESSAGE
+    assert odds.probability(**{flag: True}) + odds.probability(**{flag: False}) == 1
 
 
 def test_a_scenario_keeps_plain_data_as_its_origin() -> None:

@@ -135,7 +135,10 @@ def apply_setup(state: MatchState, setup: dict[str, Any]) -> None:
             work.spent[side] |= letter_bit(letter)
     for side, names in _per_side(setup, "ultimes_used", list):
         for name in names:
-            work.ult_used[side] |= 1 << _char(name)
+            bit = 1 << _char(name)
+            if work.ult_used[side] & bit:
+                raise IllegalAction(f"ultimes_used: {name!r} is listed twice for side {'AB'[side]}")
+            work.ult_used[side] |= bit
     scores = _pair(setup, "scores")
     if scores is not None:
         work.scores = scores
