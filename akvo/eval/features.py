@@ -29,14 +29,15 @@ import numpy as np
 import numpy.typing as npt
 
 from akvo.config import RulesConfig
-from akvo.match.board import CHARS, UNITS
+from akvo.match.board import CHARS, CHEST, UNITS
+from akvo.match.core import Shot
 from akvo.match.phases import END, ORDERS
 from akvo.match.roster import Roster
 from akvo.match.state import MatchState
 from akvo.rules import TIE_BREAK_TURNS, RuneCategory, tier_for_turn
 
 #: The version of the features' layout and meaning (stamped in every weights file).
-FEATURE_VERSION: Final = 1
+FEATURE_VERSION: Final = 2
 
 FloatArray = npt.NDArray[np.float32]
 IntArray = npt.NDArray[np.int32]
@@ -57,8 +58,14 @@ SCORES = ACTIVATED + 2  # 2
 ORDERS_AT = SCORES + 2  # 10: orders[side * 5 + unit], -1 before both are revealed
 RUNES = ORDERS_AT + 2 * UNITS  # 12: unspent runes[side * 6 + category]
 SHOT_SIDE = RUNES + 2 * _CATEGORIES
-SHOT_TARGET = SHOT_SIDE + 1
-RAW_SIZE: Final = SHOT_TARGET + 1
+SHOT_TARGET = SHOT_SIDE + 1  # 0–5 a mage, 6 the chest, -1 none yet
+SHOT_SHOOTER = SHOT_TARGET + 1
+SHOT_DISTANCE = SHOT_SHOOTER + 1
+SHOT_IDIST = SHOT_DISTANCE + 1  # interception distance of a chest shot
+SHOT_ATTACK = SHOT_IDIST + 1  # the attack roll: -1 not rolled, 0 failed, 1 hit, 2 critical
+RAW_SIZE: Final = SHOT_ATTACK + 1
+
+_NO_SHOT: Final = (-1, -1, -1, 0, 0, -1)
 
 _HIDDEN_ORDERS: Final = (-1,) * (2 * UNITS)
 
@@ -80,9 +87,20 @@ def _category_masks(roster: Roster) -> tuple[int, ...]:
     return tuple(bits)
 
 
-def _unspent(roster: Roster, spent: int) -> list[int]:
-    """How many runes of each category ``roster`` has not spent."""
-    return [(mask & ~spent).bit_count() for mask in _category_masks(roster)]
+def _unspent(roster: Roster, spent: int) -> tuple[int, ...]:
+    """How many runes of each category ``roster`` has not spent (memoised: a side's spent
+    runes change a few times a match)."""
+    key = (id(roster), spent)
+    found = _UNSPENT.get(key)
+    if found is None:
+        if len(_UNSPENT) > 100_000:
+            _UNSPENT.clear()
+        found = tuple((mask & ~spent).bit_count() for mask in _category_masks(roster))
+        _UNSPENT[key] = found
+    return found
+
+
+_UNSPENT: dict[tuple[int, int], tuple[int, ...]] = {}
 
 
 def raw(state: MatchState) -> list[int]:
@@ -112,14 +130,23 @@ def raw(state: MatchState) -> list[int]:
         *((*a, *b) if revealed else _HIDDEN_ORDERS),  # type: ignore[misc]
         *_unspent(rosters[0], state.spent[0]),
         *_unspent(rosters[1], state.spent[1]),
-        shot.side if shot is not None else -1,
-        shot.target if shot is not None else -1,
+        *(_NO_SHOT if shot is None else _shot(shot)),
     ]
+
+
+def _shot(shot: Shot) -> tuple[int, int, int, int, int, int]:
+    attack = shot.attack
+    rolled = -1 if attack is None else 2 if attack.critical else int(attack.success)
+    return shot.side, shot.target, shot.shooter, shot.distance, shot.idist, rolled
 
 
 def raw_batch(states: Sequence[MatchState]) -> IntArray:
     """:func:`raw` of every state, as an ``(n, RAW_SIZE)`` int32 array."""
-    return np.array([raw(s) for s in states], dtype=np.int32).reshape(len(states), RAW_SIZE)
+    flat: list[int] = []
+    extend = flat.extend
+    for state in states:
+        extend(raw(state))
+    return np.array(flat, dtype=np.int32).reshape(len(states), RAW_SIZE)
 
 
 # --- shot worths --------------------------------------------------------------------------
@@ -182,6 +209,9 @@ SIDE_FEATURES: Final[tuple[str, ...]] = (
     "activating",
     "shooting",
     "shooting_chest",
+    "shot_chest_worth",
+    "shot_hit",
+    "shot_critical",
 )
 LAST_TURN: Final = TIE_BREAK_TURNS[-1]
 _PHASES: Final = END + 1
@@ -267,6 +297,16 @@ def _blocks(
     pending_advances = (lateral_advances + ship_advances) * revealed
     half = ((progress >= 5) * _MAGES_OF_UNIT).sum(axis=2)
     shooting = r[:, SHOT_SIDE, None] == sides
+    on_chest = shooting & (r[:, SHOT_TARGET, None] == CHEST)
+    attack = r[:, SHOT_ATTACK, None]
+    shooter = np.maximum(r[:, SHOT_SHOOTER], 0)
+    guard_res = r[np.arange(n), RES + CHARS * (1 - r[:, SHOT_SIDE].clip(0, 1)) + shooter]
+    shot_worth = chest[
+        tier[:, 0, 0],
+        np.clip(r[:, SHOT_DISTANCE], 0, MAX_DISTANCE),
+        np.clip(r[:, SHOT_IDIST], 0, MAX_DISTANCE),
+        guard_res,
+    ]
     block = np.empty((n, 2, SIDE_SIZE))
     at = 0
     for part in (
@@ -292,7 +332,10 @@ def _blocks(
         r[:, PLAYER, None] == sides,
         r[:, SIDE, None] == sides,
         shooting,
-        shooting & (r[:, SHOT_TARGET, None] == 6),
+        on_chest,
+        on_chest * (attack < 0) * shot_worth[:, None],
+        shooting & (attack >= 1),
+        shooting & (attack == 2),
     ):
         width = 1 if part.ndim == 2 else part.shape[2]
         block[:, :, at : at + width] = part.reshape(n, 2, width)

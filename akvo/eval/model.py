@@ -159,7 +159,12 @@ class Evaluation:
         """``(n, 2)``: win logit and scaled score difference; finished matches exact."""
         if not states:
             return np.zeros((0, 2))
-        r = raw_batch(states)
+        return self.outputs_of_raw(raw_batch(states), side)
+
+    def outputs_of_raw(self, r: npt.NDArray[np.int32], side: int) -> npt.NDArray[np.float64]:
+        """The outputs ``(n, 2)`` of raw rows (:func:`akvo.eval.features.raw_batch`, as the
+        training and calibration data keep them): win logit and score difference in
+        :data:`SCORE_SCALE` points, from ``side``'s view; finished matches exact."""
         x = features(r, side, self.rules).astype(np.float64)
         out = self.forward(x)
         winner = r[:, WINNER]
@@ -171,6 +176,11 @@ class Evaluation:
             out[done, 1] = (scores[:, 0] - scores[:, 1]) / SCORE_SCALE
         return out
 
+    def win_chances_of_raw(self, r: npt.NDArray[np.int32], side: int) -> npt.NDArray[np.float64]:
+        """:meth:`win_chances` of raw rows."""
+        with np.errstate(over="ignore"):
+            return 1.0 / (1.0 + np.exp(-self.outputs_of_raw(r, side)[:, 0]))
+
     def forward(self, x: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
         """The network on features ``x``: ``(n, 2)`` antisymmetric outputs."""
         both = np.concatenate([x, swap_sides(x)])  # type: ignore[arg-type]
@@ -181,9 +191,9 @@ class Evaluation:
 
     def win_chances(self, states: Sequence[MatchState], side: object) -> npt.NDArray[np.float64]:
         """P(``side`` wins) + ½ P(draw) of each state (float64 array)."""
-        logits = self._outputs(states, _side(side))[:, 0]
-        with np.errstate(over="ignore"):
-            return 1.0 / (1.0 + np.exp(-logits))
+        if not states:
+            return np.zeros(0)
+        return self.win_chances_of_raw(raw_batch(states), _side(side))
 
     def score_diffs(self, states: Sequence[MatchState], side: object) -> npt.NDArray[np.float64]:
         """The expected final score difference (``side`` − other) of each state."""

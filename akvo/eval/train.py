@@ -51,8 +51,9 @@ from akvo.rules import PRESET_TEAMS
 EPSILONS: Final = (0.0, 0.03, 0.1, 0.25)
 #: Mean positions sampled per match (each node kept with the matching probability).
 POSITIONS_PER_MATCH: Final = 8
-#: Nodes a greedy match visits, about (to turn :data:`POSITIONS_PER_MATCH` into a rate).
-NODES_PER_MATCH: Final = 500
+#: Nodes a greedy match visits, chance nodes included, about (measured: 441 over 10
+#: matches; turns :data:`POSITIONS_PER_MATCH` into a rate).
+NODES_PER_MATCH: Final = 440
 HIDDEN: Final = 48
 HELD_OUT_SHARE: Final = 0.1
 
@@ -111,8 +112,6 @@ def rollout_value(state: MatchState, rng: random.Random) -> tuple[float, int]:
 def match_positions(spec: DataSpec, index: int) -> tuple[list[list[int]], list[float], list[float]]:
     """Data match ``index``: the raw rows of its sampled positions, each one's mean
     rollout value for A and mean final score difference A − B."""
-    from akvo.match.bots import decisions
-
     pick = random.Random(_seed(spec, index, "setup"))
     teams = sorted(PRESET_TEAMS)
     team_a, team_b = pick.choice(teams), pick.choice(teams)
@@ -127,12 +126,16 @@ def match_positions(spec: DataSpec, index: int) -> tuple[list[list[int]], list[f
     rows: list[list[int]] = []
     values: list[float] = []
     diffs: list[float] = []
-    for node in decisions(state, chance, bots):
+    while not state.is_terminal():  # every node is a candidate, chance nodes included
         if pick.random() < rate:
-            results = [rollout_value(node, rollouts) for _ in range(spec.rollouts)]
-            rows.append(raw(node))
+            results = [rollout_value(state, rollouts) for _ in range(spec.rollouts)]
+            rows.append(raw(state))
             values.append(sum(v for v, _ in results) / len(results))
             diffs.append(sum(d for _, d in results) / len(results))
+        if state.player >= 0:
+            state.apply_action(bots[state.player](state))
+        else:
+            state.apply_random_chance(chance)
     return rows, values, diffs
 
 
@@ -291,12 +294,14 @@ def fit(
     batch: int = 256,
     rate: float = 0.003,
     score_weight: float = 0.2,
+    decay: float = 1e-4,
     meta: dict[str, Any] | None = None,
     on_epoch: Callable[[dict[str, float]], None] | None = None,
 ) -> Fit:
     """Fit the network on ``data`` (a held-out tenth of the matches kept aside, by match
     index) with Adam on log-loss (win chance) + ``score_weight`` × squared error (score
-    difference, in :data:`~akvo.eval.model.SCORE_SCALE` points)."""
+    difference, in :data:`~akvo.eval.model.SCORE_SCALE` points), weight decay ``decay``;
+    the weights kept are those of the epoch with the best held-out log-loss."""
     if len(data) < 10:
         raise TrainError(f"too few positions to fit ({len(data)})")
     rng = np.random.default_rng(seed)
@@ -323,6 +328,7 @@ def fit(
     beta1, beta2, eps = 0.9, 0.999, 1e-8
     step = 0
     curve: list[dict[str, float]] = []
+    best_loss, best = float("inf"), params
     for epoch in range(1, epochs + 1):
         order = rng.permutation(len(yt))
         for start in range(0, len(order), batch):
@@ -332,6 +338,8 @@ def fit(
             p = 1.0 / (1.0 + np.exp(-out[:, 0]))
             grad_out = np.stack([p - yb, score_weight * 2 * (out[:, 1] - db)], axis=1) / len(pick)
             grads = _backward(params, xb, h, hs, grad_out)
+            grads["w1"] += decay * params["w1"]
+            grads["w2"] += decay * params["w2"]
             step += 1
             for k in params:
                 m, v = moments[k]
@@ -345,17 +353,25 @@ def fit(
         row = _scores(params, xt, yt, dt, xh, yh, dh)
         row["epoch"] = float(epoch)
         curve.append(row)
+        if row["held_log_loss"] < best_loss:
+            best_loss, best = row["held_log_loss"], {k: v.copy() for k, v in params.items()}
         if on_epoch is not None:
             on_epoch(row)
-    w1 = params["w1"]
     weights = Weights(
-        w1=w1,
-        b1=params["b1"],
-        w2=params["w2"],
+        w1=best["w1"],
+        b1=best["b1"],
+        w2=best["w2"],
         mean=mean,
         scale=scale,
         rules=rules,
-        meta=dict(meta or {}, positions=len(data), held_out=int(held.sum())),
+        meta=dict(
+            meta or {},
+            positions=len(data),
+            held_out=int(held.sum()),
+            hidden=hidden,
+            best_epoch=min(curve, key=lambda row: row["held_log_loss"])["epoch"],
+            curve=[{k: round(v, 5) for k, v in row.items()} for row in curve],
+        ),
     )
     return Fit(weights, curve)
 
