@@ -63,7 +63,7 @@ import importlib
 import json
 import sys
 from collections.abc import Callable, Generator, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from akvo.coach.budget import DEFAULT_ROLLOUTS, MAX_ROLLOUTS
@@ -151,7 +151,10 @@ class Decision:
     ``best`` are two of them (the same when the choice was the best, ties going to the
     choice). ``retest``: (best, chosen) estimated again on fresh rollouts where those of
     ``options`` showed a loss, else None; the loss is read from it (see the module).
-    ``prompt`` is the engine's French description of the decision."""
+    ``prompt`` is the engine's French description of the decision. ``shown``: whether the
+    rollouts tell the best option from the choice (:func:`shows_loss`, the first ones and
+    the retest's both), tested once when the decision is made: the loss, the verdict, the
+    explanation and the table's row all read it."""
 
     coup: int
     turn: int
@@ -162,6 +165,10 @@ class Decision:
     best: OptionChance
     options: tuple[OptionChance, ...]
     retest: tuple[OptionChance, OptionChance] | None = None
+    shown: bool = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "shown", self.retest is not None and shows_loss(*self.retest))
 
     @property
     def camp(self) -> str:
@@ -184,12 +191,6 @@ class Decision:
         """The difference with its paired 95 % interval (rollout *i* of both options saw the
         same dice): :func:`paired_difference`."""
         return paired_difference(*self.judged)
-
-    @property
-    def shown(self) -> bool:
-        """Whether the rollouts tell the best option from the choice (:func:`shows_loss`),
-        the first ones and the retest's both."""
-        return self.retest is not None and shows_loss(*self.retest)
 
     @property
     def loss(self) -> float:
