@@ -283,6 +283,21 @@ class RolloutMemo:
         return winner
 
 
+#: Positions the live coach's memo holds (one reader per kernel: about 6 MB).
+LIVE_MEMO_LIMIT: Final = 20_000
+_LIVE_MEMO: list[RolloutMemo] = []
+
+
+def live_memo() -> RolloutMemo:
+    """The process's one :class:`RolloutMemo` for a page's live coach: the estimates of a
+    match's decisions, made one after another, share their rollouts' positions (the next
+    decision's rollouts meet the last one's), as :func:`akvo.coach.analyse` shares them
+    within a record. Tables are per match and seed, so other matches never mix in."""
+    if not _LIVE_MEMO:
+        _LIVE_MEMO.append(RolloutMemo(LIVE_MEMO_LIMIT))
+    return _LIVE_MEMO[0]
+
+
 def candidate_options(state: MatchState) -> tuple[str, ...]:
     """The options :class:`WinChances` estimates by default: every legal action, but at the
     orders the greedy bot's programme and its neighbours (see the module)."""
