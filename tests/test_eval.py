@@ -105,10 +105,13 @@ def test_features_are_a_named_float32_vector(ev: Evaluation) -> None:
 
 
 def test_weights_for_other_rules_are_refused(tmp_path: Path) -> None:
-    with pytest.raises(EvalError, match="trained for the rules"):
-        default_evaluation(RulesConfig(weather="coin"))
+    coin = RulesConfig(weather="coin")
+    with pytest.raises(EvalError, match="no evaluation weights were trained for the rules"):
+        default_evaluation(coin)
     weights = Weights.load(Path(__file__).parents[1] / "akvo" / "eval" / "weights" / "default.npz")
     assert weights.rules == DEFAULT_RULES
+    with pytest.raises(EvalError, match=r"trained for the rules .*weather=bag"):
+        Evaluation(weights, coin)
     old = Weights(
         weights.w1, weights.b1, weights.w2, weights.mean, weights.scale,
         feature_version=FEATURE_VERSION + 1,

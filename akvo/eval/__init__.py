@@ -23,6 +23,7 @@ from akvo.eval.model import (
     default_evaluation,
     rules_hash,
     rules_stamp,
+    weights_path,
 )
 
 __all__ = [
@@ -38,4 +39,5 @@ __all__ = [
     "default_evaluation",
     "rules_hash",
     "rules_stamp",
+    "weights_path",
 ]

@@ -17,7 +17,7 @@ from typing import Any, TextIO
 
 from akvo.config import RulesConfig
 from akvo.errors import AkvoError
-from akvo.eval.model import rules_stamp
+from akvo.eval.model import rules_stamp, weights_path
 
 
 def _rules_type(text: str) -> RulesConfig:
@@ -109,3 +109,4 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> None:
         )
     fit.weights.save(args.out)
     print(f"# weights written to {args.out} in {seconds:.0f} s", file=out)
+    print(f"# to ship them for these rules, copy them to {weights_path(args.rules)}", file=out)

@@ -240,6 +240,7 @@ _EFFECT_BITS: Final = np.arange(3)  # Tourbillon, Égide, Vigie (akvo.match.sche
 _MAGES_OF_UNIT: Final = np.array([1, 1, 2, 1, 1])
 
 
+@lru_cache(maxsize=64)
 def _columns(offset: int, width: int, side: int) -> npt.NDArray[np.intp]:
     """Raw columns ``(2, width)`` of a per-side field: the viewer's, then the other's."""
     first = offset + side * width + np.arange(width)

@@ -215,6 +215,15 @@ class Evaluation:
 _DEFAULT: dict[RulesConfig, Evaluation] = {}
 
 
+def weights_path(rules: RulesConfig) -> Path:
+    """Where the package keeps the weights of ``rules``: ``weights/default.npz`` for the
+    default rules, ``weights/<rules_hash>.npz`` for a variant (``akvo train --rules … --out``
+    that path to ship one)."""
+    if rules == DEFAULT_RULES:
+        return DEFAULT_WEIGHTS
+    return DEFAULT_WEIGHTS.with_name(f"{rules_hash(rules)}.npz")
+
+
 def default_evaluation(rules: RulesConfig | None = None) -> Evaluation:
     """The shipped evaluation for ``rules`` (None: the default rules); :class:`EvalError`
     when no shipped weights fit them (the caller may fall back to rollouts)."""
@@ -223,7 +232,14 @@ def default_evaluation(rules: RulesConfig | None = None) -> Evaluation:
         raise EvalError(f"rules must be a RulesConfig or None, got {type(rules).__name__}")
     found = _DEFAULT.get(rules)
     if found is None:
-        found = _DEFAULT[rules] = Evaluation(Weights.load(DEFAULT_WEIGHTS), rules)
+        path = weights_path(rules)
+        if not path.exists():
+            raise EvalError(
+                f"no evaluation weights were trained for the rules {rules_stamp(rules)}: "
+                f"`akvo train --rules {rules.to_text()} --out {path}` makes them "
+                "(or fall back to rollouts)"
+            )
+        found = _DEFAULT[rules] = Evaluation(Weights.load(path), rules)
     return found
 
 
@@ -236,4 +252,5 @@ __all__ = [
     "raw",
     "rules_hash",
     "rules_stamp",
+    "weights_path",
 ]

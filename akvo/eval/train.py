@@ -20,11 +20,13 @@ are the same whatever the workers; the fit draws its initial weights and mini-ba
 
 Weights for a rules variant::
 
-    akvo train --rules weather=coin,prodige=all --matches 20000 --out weights-coin.npz
+    akvo train --rules weather=coin,prodige=all --matches 30000 --workers 2 --out coin.npz
 
-then ``Evaluation(Weights.load("weights-coin.npz"), rules)``; shipped weights for a variant
-go to ``akvo/eval/weights/`` and are listed in :data:`akvo.eval.model.DEFAULT_WEIGHTS`'s
-neighbours (only the default rules ship today).
+``akvo train`` ends by naming where the package looks for the weights of those rules
+(:func:`akvo.eval.model.weights_path`: ``akvo/eval/weights/<rules hash>.npz``); copied
+there, :func:`akvo.eval.default_evaluation` finds them, and until then it raises
+:class:`~akvo.eval.EvalError` naming the command. Any file loads directly too:
+``Evaluation(Weights.load("coin.npz"), rules)``. Only the default rules ship today.
 """
 
 from __future__ import annotations
