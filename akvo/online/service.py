@@ -406,11 +406,11 @@ class TableService:
         for _ in range(8):
             if self.store.shared:
                 self._catch_up(entry)
-            check(table)
             if entry.expired:
                 raise refuse(
                     "expired", "Cette table a expiré faute de coups\u00a0; elle reste lisible."
                 )
+            check(table)
             try:
                 self.store.append(table.id, len(table.rows), seat, str(action))
                 return

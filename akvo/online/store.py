@@ -216,6 +216,11 @@ class TableStore:
                 self._db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
         return len(old)
 
+    def size(self) -> int:
+        """The database's size in bytes (pages in use or free for reuse)."""
+        pages = self._db.execute("PRAGMA page_count").fetchone()[0]
+        return int(pages) * int(self._db.execute("PRAGMA page_size").fetchone()[0])
+
     def listen(self, listener: Listener) -> Callable[[], None]:
         """Nothing to hear: one server writes this file."""
         return lambda: None
