@@ -25,6 +25,7 @@ from akvo.errors import AkvoError, excerpt
 from akvo.eval import cli as eval_cli
 from akvo.extras import MissingExtra
 from akvo.lab import cli as lab_cli
+from akvo.lab import ladder_cli
 from akvo.rules import TIER_NUMERALS, tier_for_turn
 from akvo.shots import (
     ATTACK_RUNES,
@@ -189,6 +190,7 @@ def _build_parser() -> _Parser:
                 _add_runes(sub)
     lab_cli.add_parser(commands)
     lab_cli.add_tournament_parser(commands)
+    ladder_cli.add_parser(commands)
     coach_cli.add_parser(commands)
     eval_cli.add_parser(commands)
     return parser
@@ -317,6 +319,9 @@ def _run(args: argparse.Namespace, out: TextIO) -> None:
         return
     if args.command == "tournament":
         lab_cli.run_tournament(args, out)
+        return
+    if args.command == "ladder":
+        ladder_cli.run(args, out)
         return
     if args.command == "analyse":
         coach_cli.run(args, out)

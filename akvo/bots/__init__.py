@@ -54,10 +54,13 @@ def make_bot(name: str, seed: int | None = None, **options: Any) -> Bot:
 
 
 def options_for(name: str, options: dict[str, Any]) -> dict[str, Any]:
-    """Those of ``options`` that the bot ``name`` accepts (a run's options, given for
-    several bots, sorted out per bot)."""
+    """The options of ``name`` among a run's options given for several bots: the plain
+    ones it accepts, and those qualified by its name (``"search.budget"``), which win."""
     accepted = REGISTRY[name].option_names
-    return {key: value for key, value in options.items() if key in accepted}
+    plain = {key: value for key, value in options.items() if key in accepted}
+    prefix = f"{name}."
+    own = {key[len(prefix) :]: value for key, value in options.items() if key.startswith(prefix)}
+    return {**plain, **own}
 
 
 __all__ = ["BOTS", "LADDER", "REGISTRY", "Bot", "BotError", "BotSpec", "bot_spec", "make_bot"]

@@ -6,9 +6,9 @@ of the current activation (the next ``activate`` or ``orders`` decision of anoth
 activation, the next turn's weather, or the end of the match): the remaining decisions are
 the greedy bot's, every chance node is expanded over its outcomes with their exact
 probabilities. A roll is not expanded over its 6ⁿ ordered faces: the outcomes are grouped
-by what the engine reads of them — the sum and whether it is a prodige (R12, R13), or the
+by what the engine reads of them — success, critical success, prodige (R12, R13) — or by
 multiset of faces when a Relance decision follows (R15: which die to reroll depends on the
-faces) — and the successors that end up in the same position (:func:`signature`) are
+faces), and the successors that end up in the same position (:func:`signature`) are
 merged, their probabilities added. ``cap`` bounds the chance nodes expanded per action;
 beyond it the frontier is evaluated as it stands.
 """
@@ -25,9 +25,10 @@ from akvo.bots.greedy import GreedyBot
 from akvo.bots.judge import Judge
 from akvo.match.core import CHANCE, TERMINAL, Roll, StateCore
 from akvo.match.phases import ACTIVATE, ORDERS, RELANCE, REROLL, WEATHER
-from akvo.match.shooting import roll_dice
+from akvo.match.roster import RELANCE as RELANCE_RUNE
+from akvo.match.shooting import roll_dice, roll_target
 from akvo.match.state import MatchState
-from akvo.resolution import is_prodige
+from akvo.resolution import is_critical, is_prodige, is_success
 
 #: Chance nodes expanded per action by default.
 DEFAULT_CAP: Final = 40
@@ -35,30 +36,36 @@ _REROLLS: Final = tuple((f"roll {face}", Fraction(1, 6)) for face in range(1, 7)
 
 
 @cache
-def roll_classes(
-    dice: int, prodige_rule: str
-) -> tuple[tuple[tuple[str, Fraction], tuple[tuple[str, Fraction], ...]], ...]:
-    """The rolls of ``dice`` dice by (sum, prodige): per class, a representative roll and
-    its probability, and the class's multisets of faces (each a sorted roll and its exact
-    probability), for when the faces themselves matter."""
-    counts: dict[tuple[int, bool], dict[tuple[int, ...], int]] = {}
+def flag_classes(
+    dice: int, modifier: int, threshold: int, prodige_rule: str
+) -> tuple[tuple[str, Fraction], ...]:
+    """The rolls of ``dice`` dice grouped by what the engine reads of them — success,
+    critical success, prodige (R12, R13) — each class as a representative roll and its
+    exact probability."""
+    counts: dict[tuple[bool, bool, bool], list[Any]] = {}
     for faces in itertools.product(range(1, 7), repeat=dice):
-        key = (sum(faces), is_prodige(list(faces), prodige_rule))
-        multiset = tuple(sorted(faces))
-        group = counts.setdefault(key, {})
-        group[multiset] = group.get(multiset, 0) + 1
-    total = 6**dice
-    out = []
-    for key in sorted(counts):
-        group = counts[key]
-        multisets = tuple(
-            ("roll " + "".join(map(str, faces)), Fraction(n, total)) for faces, n in group.items()
+        total = sum(faces) + modifier
+        key = (
+            is_success(total, threshold),
+            is_critical(total, threshold),
+            is_prodige(list(faces), prodige_rule),
         )
-        first = next(iter(group))
-        out.append(
-            (("roll " + "".join(map(str, first)), Fraction(sum(group.values()), total)), multisets)
-        )
-    return tuple(out)
+        entry = counts.setdefault(key, ["roll " + "".join(map(str, faces)), 0])
+        entry[1] += 1
+    return tuple((action, Fraction(n, 6**dice)) for action, n in counts.values())
+
+
+@cache
+def multisets(dice: int) -> tuple[tuple[str, Fraction], ...]:
+    """The rolls of ``dice`` dice by multiset of faces (sorted), with exact probabilities:
+    when a Relance follows, which die to reroll depends on the faces."""
+    counts: dict[tuple[int, ...], int] = {}
+    for faces in itertools.product(range(1, 7), repeat=dice):
+        key = tuple(sorted(faces))
+        counts[key] = counts.get(key, 0) + 1
+    return tuple(
+        ("roll " + "".join(map(str, faces)), Fraction(n, 6**dice)) for faces, n in counts.items()
+    )
 
 
 def _roll_signature(roll: Roll | None) -> tuple[bool, bool, bool] | None:
@@ -121,28 +128,22 @@ def signature(s: StateCore) -> tuple[Any, ...]:
 def chance_branches(state: MatchState) -> list[tuple[MatchState, Fraction]]:
     """The distinct successors of a roll or reroll node with their exact probabilities
     (they sum to 1), each a new state."""
+    shot = state.shot
+    assert shot is not None
+    if state.phase == REROLL:
+        outcomes: Sequence[tuple[str, Fraction]] = _REROLLS
+    elif (shot.att_cat if shot.stage == 0 else shot.def_cat) == RELANCE_RUNE:
+        outcomes = multisets(roll_dice(state))  # a Relance decision follows
+    else:
+        modifier, threshold = roll_target(state)
+        outcomes = flag_classes(roll_dice(state), modifier, threshold, state.rules.prodige)
     merged: dict[tuple[Any, ...], tuple[MatchState, Fraction]] = {}
-
-    def add(action: str, p: Fraction, child: MatchState | None = None) -> None:
-        if child is None:
-            child = state.copy()
-            child.apply_action(action)
+    for action, p in outcomes:
+        child = state.copy()
+        child.apply_action(action)
         key = signature(child)
         known = merged.get(key)
         merged[key] = (child, p if known is None else known[1] + p)
-
-    if state.phase == REROLL:
-        for action, p in _REROLLS:
-            add(action, p)
-    else:
-        for (action, p), multisets in roll_classes(roll_dice(state), state.rules.prodige):
-            child = state.copy()
-            child.apply_action(action)
-            if child.phase == RELANCE and len(multisets) > 1:
-                for face_action, q in multisets:
-                    add(face_action, q)
-            else:
-                add(action, p, child)
     return list(merged.values())
 
 

@@ -1,0 +1,232 @@
+"""The bots' ladder: each level against its neighbours on paired deals, Bradley–Terry Elo.
+
+A *deal* is a match seed (its dice and weather, :class:`~akvo.match.streams.KeyedChance`)
+played twice, the two bots swapping seats (and teams): the dice luck and the seat's edge
+cancel within a deal. Each pairing of the ladder (every two adjacent levels, and « expert »
+against « normal », the reference the targets are set against) plays the same deals.
+
+Figures, each with its 95 % interval:
+
+- a level's match points per deal (win 1, draw ½, the mean of its two seats): the Wilson
+  score interval at the deals' *effective* sample size (Kish: ``n · p(1 − p) / s²``, the
+  binomial variance over the observed one), which stays inside [0, 1] and is the plain
+  Wilson interval when every deal is a win or a loss;
+- its win rate over the matches (draws are not wins): Wilson;
+- Bradley–Terry Elo from every pairing's match points (:func:`akvo.lab.ratings.bradley_terry`),
+  « normal » at 0.
+
+Levels and their options (``ladder_options``: « fort » at budget 8) come from the bots'
+registry. Every match runs through the lab (:func:`akvo.lab.run.play_tasks`): in this
+process, on a LocalCluster, or on any Dask cluster, with a progress bar.
+"""
+
+from __future__ import annotations
+
+import datetime
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from akvo.bots import BOTS, LADDER, REGISTRY
+from akvo.config import RulesConfig
+from akvo.lab.play import MatchSpec
+from akvo.lab.ratings import bradley_terry
+from akvo.lab.results import LabError, MatchResult
+from akvo.lab.run import Progress, _chunks, dask_client, play_tasks, team_of
+from akvo.lab.stats import LEVEL, Interval, proportion
+
+#: The reference level: Elo 0, and the extra pairing with the top level.
+REFERENCE = "greedy"
+RESULTS = Path(__file__).resolve().parents[2] / "benchmarks" / "results" / "ladder.md"
+
+
+def ladder_pairs(levels: Sequence[str] = LADDER) -> list[tuple[str, str]]:
+    """(stronger, weaker): adjacent levels, then the top level against the reference."""
+    pairs = [(levels[i + 1], levels[i]) for i in range(len(levels) - 1)]
+    top = levels[-1]
+    if REFERENCE in levels and (top, REFERENCE) not in pairs and top != REFERENCE:
+        pairs.append((top, REFERENCE))
+    return pairs
+
+
+def _options(names: Sequence[str]) -> tuple[tuple[str, Any], ...]:
+    """Each level's ladder options, qualified by its name (:func:`akvo.bots.options_for`)."""
+    return tuple(
+        (f"{name}.{key}", value)
+        for name in names
+        for key, value in sorted(REGISTRY[name].ladder_options.items())
+    )
+
+
+def wilson_points(points: Sequence[float]) -> Interval:
+    """The mean of per-deal points in [0, 1] with the Wilson score interval at the
+    effective sample size (see the module)."""
+    n = len(points)
+    if n == 0:
+        raise LabError("no deal was played")
+    mean = sum(points) / n
+    variance = sum((p - mean) ** 2 for p in points) / n  # as the binomial p(1 − p)
+    binomial = mean * (1 - mean)
+    effective = n if variance <= 0 or binomial <= 0 else n * binomial / variance
+    from scipy.stats import norm
+
+    z = float(norm.ppf(0.5 + LEVEL / 2))
+    centre = (mean + z * z / (2 * effective)) / (1 + z * z / effective)
+    half = (
+        z
+        / (1 + z * z / effective)
+        * math.sqrt(binomial / effective + z * z / (4 * effective * effective))
+    )
+    return Interval(mean, max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass(frozen=True)
+class PairingResult:
+    """One pairing: ``first``'s match points on each deal (the mean of its two seats),
+    its wins, draws and matches."""
+
+    first: str
+    second: str
+    deal_points: tuple[float, ...]
+    wins: int
+    draws: int
+    matches: int
+
+    @property
+    def points(self) -> Interval:
+        return wilson_points(self.deal_points)
+
+    @property
+    def win_rate(self) -> Interval:
+        return proportion(self.wins, self.matches)
+
+    @property
+    def total_points(self) -> float:
+        return sum(self.deal_points) * 2
+
+
+@dataclass(frozen=True)
+class LadderReport:
+    pairings: tuple[PairingResult, ...]
+    elo: dict[str, Interval]
+    deals: int
+    seed: int
+    complete: bool
+
+    def to_text(self) -> str:
+        """Tab-separated tables: the levels' Elo, then each pairing (French labels)."""
+        lines = ["niveau\tbot\telo\tbas95\thaut95"]
+        for name, rating in self.elo.items():
+            lines.append(
+                f"{BOTS[name]}\t{name}\t{rating.estimate:.0f}\t{rating.low:.0f}\t{rating.high:.0f}"
+            )
+        lines.append("")
+        lines.append("paire\tdonnes\tpoints\tbas95\thaut95\tvictoires\tbas95\thaut95\tnuls")
+        for p in self.pairings:
+            points, wins = p.points, p.win_rate
+            lines.append(
+                f"{BOTS[p.first]} – {BOTS[p.second]}\t{len(p.deal_points)}\t"
+                f"{points.estimate:.3f}\t{points.low:.3f}\t{points.high:.3f}\t"
+                f"{wins.estimate:.3f}\t{wins.low:.3f}\t{wins.high:.3f}\t{p.draws}"
+            )
+        return "\n".join(lines)
+
+    def to_markdown(self, command: str, seconds: float) -> str:
+        now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+        out = [
+            "# The bots' ladder",
+            "",
+            f"`{command}` — {now}, {seconds / 60:.1f} min"
+            + ("" if self.complete else " (interrupted: the deals that finished)"),
+            "",
+            f"{self.deals} deals per pairing, each played twice with the bots swapping seats on "
+            "the same dice (Perrockiss against Fish Tank, default rules). 95 % intervals: Elo "
+            "from Bradley–Terry on match points (« normal » at 0); points per deal by the "
+            "Wilson interval at the deals' effective sample size; win rates by Wilson.",
+            "",
+            "| level | bot | Elo | 95 % interval |",
+            "|---|---|---:|---|",
+        ]
+        for name, r in self.elo.items():
+            out.append(
+                f"| « {BOTS[name]} » | {name} | {r.estimate:+.0f} | {r.low:+.0f} … {r.high:+.0f} |"
+            )
+        out += [
+            "",
+            "| pairing | deals | points of the first | 95 % | wins of the first | 95 % | draws |",
+            "|---|---:|---:|---|---:|---|---:|",
+        ]
+        for p in self.pairings:
+            points, wins = p.points, p.win_rate
+            out.append(
+                f"| « {BOTS[p.first]} » – « {BOTS[p.second]} » | {len(p.deal_points)} | "
+                f"{points.estimate:.3f} | {points.low:.3f} … {points.high:.3f} | "
+                f"{wins.estimate:.3f} | {wins.low:.3f} … {wins.high:.3f} | {p.draws} |"
+            )
+        return "\n".join(out) + "\n"
+
+
+def _points(row: MatchResult, side: str) -> float:
+    return 1.0 if row.winner == side else 0.5 if row.winner == "draw" else 0.0
+
+
+def ladder(
+    deals: int = 100,
+    seed: int = 0,
+    levels: Sequence[str] = LADDER,
+    pairs: Sequence[tuple[str, str]] | None = None,
+    *,
+    team_a: str = "perrockiss",
+    team_b: str = "fish-tank",
+    rules: RulesConfig | None = None,
+    workers: int | None = None,
+    client: Any = None,
+    scheduler: str | None = None,
+    progress: bool = False,
+    on_progress: Progress | None = None,
+) -> LadderReport:
+    """Play ``deals`` paired deals for each pairing (see the module) and rate the levels."""
+    if not isinstance(deals, int) or isinstance(deals, bool) or deals < 1:
+        raise LabError(f"deals must be a positive number, got {deals!r}")
+    for name in levels:
+        if name not in REGISTRY:
+            raise LabError(f"unknown bot {name!r}; choose among {', '.join(REGISTRY)}")
+    pairs = list(pairs) if pairs is not None else ladder_pairs(levels)
+    rules = rules if rules is not None else RulesConfig()
+    teams = (team_of(team_a), team_of(team_b))
+    specs: list[MatchSpec] = []
+    for first, second in pairs:
+        for bots in ((first, second), (second, first)):
+            specs.append(MatchSpec(*teams, bots, rules, seed, _options(bots)))
+    with dask_client(workers, client, scheduler) as dask:
+        count = 1 if dask is None else max(1, len(dask.scheduler_info().get("workers", {})))
+        tasks = [
+            (spec, start, stop)
+            for start, stop in _chunks(deals, count * len(specs), 1)
+            for spec in specs
+        ]
+        played, complete = play_tasks(tasks, dask, progress, on_progress)
+    rows: dict[int, dict[int, MatchResult]] = {}
+    for (spec, _, _), chunk in zip(tasks, played, strict=True):
+        for row in chunk or ():
+            rows.setdefault(specs.index(spec), {})[row.index] = row
+    results = []
+    for k, (first, second) in enumerate(pairs):
+        as_a, as_b = rows.get(2 * k, {}), rows.get(2 * k + 1, {})
+        both = sorted(set(as_a) & set(as_b))  # deals played in both seats
+        points = [(_points(as_a[i], "A") + _points(as_b[i], "B")) / 2 for i in both]
+        matches = [as_a[i] for i in both] + [as_b[i] for i in both]
+        wins = sum(as_a[i].winner == "A" for i in both) + sum(as_b[i].winner == "B" for i in both)
+        draws = sum(row.winner == "draw" for row in matches)
+        results.append(PairingResult(first, second, tuple(points), wins, draws, len(matches)))
+    scored = [r for r in results if r.deal_points]
+    if not scored:
+        raise LabError("no deal finished")
+    ratings = bradley_terry(
+        [(r.first, r.second, r.total_points, r.matches) for r in scored],
+        anchor=REFERENCE if any(REFERENCE in (r.first, r.second) for r in scored) else None,
+    )
+    ordered = {name: ratings[name] for name in levels if name in ratings}
+    return LadderReport(tuple(results), ordered, deals, seed, complete)
