@@ -17,15 +17,17 @@ import sys
 import unicodedata
 from collections.abc import Callable, Sequence
 from fractions import Fraction
+from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from akvo.coach import cli as coach_cli
 from akvo.config import CHOICES, DEFAULT_RULES, RulesConfig
-from akvo.errors import AkvoError, excerpt
+from akvo.errors import AkvoError, choose_among, did_you_mean, excerpt
 from akvo.eval import cli as eval_cli
 from akvo.extras import MissingExtra
 from akvo.lab import cli as lab_cli
 from akvo.lab import ladder_cli
+from akvo.outputs import OutputNotWritten, check_writable
 from akvo.rules import TIER_NUMERALS, tier_for_turn
 from akvo.shots import (
     ATTACK_RUNES,
@@ -47,8 +49,47 @@ class _UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
+    """argparse that raises instead of exiting and names the closest choices or options
+    to a typo (``--bots greedy greedyy`` → « did you mean greedy? »)."""
+
     def error(self, message: str) -> NoReturn:
         raise _UsageError(message)
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        if action.choices is not None and value not in action.choices:
+            known = [str(choice) for choice in action.choices]
+            hint = did_you_mean(value, known)
+            shown = ", ".join(map(repr, known))
+            raise argparse.ArgumentError(
+                action, f"invalid choice: {excerpt(value)}{choose_among(hint, shown)}"
+            )
+
+    def parse_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> argparse.Namespace:
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            options = _option_strings(self, parsed)
+            hints = [
+                did_you_mean(extra.partition("=")[0], options)
+                for extra in extras
+                if extra.startswith("-")
+            ]
+            shown = " ".join(extras)
+            self.error(f"unrecognized arguments: {shown}{next(filter(None, hints), '')}")
+        return parsed
+
+
+def _option_strings(parser: argparse.ArgumentParser, parsed: argparse.Namespace) -> list[str]:
+    """The ``--options`` of the (sub)command ``parsed`` ran: the closest names to a typo."""
+    options: list[str] = []
+    for action in parser._actions:
+        options += [o for o in action.option_strings if o.startswith("--")]
+        if isinstance(action, argparse._SubParsersAction):
+            chosen = action.choices.get(getattr(parsed, action.dest, None) or "")
+            if chosen is not None:
+                options += _option_strings(chosen, parsed)
+    return options
 
 
 def _rules_type(text: str) -> RulesConfig:
@@ -76,8 +117,9 @@ def _rune_type(allowed: tuple[str, ...]) -> Callable[[str], RuneChoice]:
         word = _fold(text)
         rune = aliases.get(word, word)
         if rune is not None and rune not in allowed:
+            hint = did_you_mean(word, allowed)
             raise argparse.ArgumentTypeError(
-                f"{excerpt(text)} is not one of: none, {', '.join(allowed)}"
+                f"{excerpt(text)} is not one of: none, {', '.join(allowed)}{hint}"
             )
         return rune  # type: ignore[return-value]
 
@@ -313,7 +355,21 @@ def _print_duel(args: argparse.Namespace, out: TextIO) -> None:
         print(f"{label}: {shares}", file=out)
 
 
+def _check_before_work(args: argparse.Namespace) -> None:
+    """Every command's ``--out`` and ``--scheduler``, checked before any work starts: a
+    missing folder or an unwritable path (:func:`akvo.outputs.check_writable`; folders are
+    not created) and a scheduler that does not answer within a few seconds
+    (:func:`akvo.lab.run.check_scheduler`) end the command at once, nothing written."""
+    if getattr(args, "out", None) is not None:
+        check_writable(Path(args.out))
+    if getattr(args, "scheduler", None) is not None:
+        from akvo.lab.run import check_scheduler
+
+        check_scheduler(args.scheduler)
+
+
 def _run(args: argparse.Namespace, out: TextIO) -> None:
+    _check_before_work(args)
     if args.command == "simulate":
         lab_cli.run(args, out)
         return
@@ -369,6 +425,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     The output is built first and written once: a closed pipe (``| head``) ends quietly,
     an unwritable output or an encoding that cannot print it gives one line on stderr.
+    Output files and schedulers are checked before any work starts (status 2, nothing
+    written); a file that still fails to be written once the work is done is saved in the
+    temporary folder, the printed output kept, and the line names where (status 1).
     """
     parser = _build_parser()
     buffer = io.StringIO()
@@ -377,7 +436,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             args = parser.parse_args(argv)
         except SystemExit as exc:  # --help exits 0 through argparse (already printed)
             return exc.code if isinstance(exc.code, int) else 0
-        _run(args, buffer)
+        try:
+            _run(args, buffer)
+        except OutputNotWritten as exc:  # the work is done: print it, then say where it went
+            sys.stdout.write(buffer.getvalue() + (exc.unsaved or ""))
+            sys.stdout.flush()
+            _say(f"akvo: error: {exc}")
+            return OUTPUT_ERROR
         sys.stdout.write(buffer.getvalue())
         sys.stdout.flush()
     except (_UsageError, AkvoError, MissingExtra) as exc:

@@ -9,7 +9,15 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any, Literal, get_args, get_type_hints
 
-from akvo.errors import RulesError, choice_index, excerpt, require_choice, require_text
+from akvo.errors import (
+    RulesError,
+    choice_index,
+    choose_among,
+    did_you_mean,
+    excerpt,
+    require_choice,
+    require_text,
+)
 
 #: The longest ``--rules`` text read (every variant spelled out fits in a fifth of it).
 MAX_TEXT_LENGTH = 1000
@@ -60,8 +68,10 @@ class RulesConfig:
             value = getattr(self, name)
             index = choice_index(value, allowed)
             if index < 0:
+                hint = did_you_mean(value, allowed)
                 raise RulesError(
-                    f"rules variant {name}={excerpt(value)} is unknown; choose one of {allowed}"
+                    f"rules variant {name}={excerpt(value)} is unknown"
+                    + choose_among(hint, ", ".join(map(repr, allowed)))
                 )
             object.__setattr__(self, name, allowed[index])
 

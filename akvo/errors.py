@@ -84,8 +84,30 @@ def require_choice(name: str, value: object, allowed: Iterable[T], error: type[A
     index = choice_index(value, choices)
     if index < 0:
         shown = ", ".join(repr(c) for c in choices)
-        raise error(f"unknown {name} {excerpt(value)}; choose one of {shown}")
+        hint = did_you_mean(value, [c for c in choices if isinstance(c, str)])
+        raise error(f"unknown {name} {excerpt(value)}{choose_among(hint, shown)}")
     return choices[index]
+
+
+def choose_among(hint: str, shown: str) -> str:
+    """The tail of an unknown name's message: the closest names first, then the choices."""
+    return f"{hint} (choose one of {shown})" if hint else f"; choose one of {shown}"
+
+
+def did_you_mean(value: object, known: Iterable[str]) -> str:
+    """`` — did you mean X?`` (or ``X or Y``) naming the known names closest to ``value``
+    (difflib, case ignored), or ``""`` when none is close: for a typo's error message."""
+    if not isinstance(value, str) or len(value) > EXCERPT_LENGTH:
+        return ""
+    from difflib import get_close_matches
+
+    by_fold = {name.casefold(): name for name in known}
+    close = get_close_matches(value.strip().casefold(), list(by_fold), n=3, cutoff=0.75)
+    if not close:
+        return ""
+    names = [by_fold[c] for c in close]
+    shown = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+    return f" — did you mean {shown}?"
 
 
 def require_instance(name: str, value: object, kind: type[T], error: type[AkvoError]) -> T:

@@ -7,7 +7,9 @@ Prints the table of :meth:`akvo.coach.analysis.Analysis.to_text` (tab-separated,
 ``--out FILE`` writes it to a file instead (``.json``: every decision with all its
 options, the win-chance curve and the three worst decisions) and prints the summary. A
 tqdm bar on stderr shows the progress in a terminal. Bad options and bad files print one
-line and exit with status 2 (:func:`akvo.cli.main` does that for every command).
+line and exit with status 2 (:func:`akvo.cli.main` does that for every command, and checks
+``--out`` and ``--scheduler`` before any rollout); an analysis that cannot be written at the
+end is saved in the temporary folder instead.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from akvo.coach.budget import DEFAULT_ROLLOUTS, MAX_ROLLOUTS
-from akvo.coach.errors import CoachError
+from akvo.outputs import write_or_keep
 
 OUT_SUFFIXES = (".tsv", ".txt", ".json")
 
@@ -107,11 +109,8 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> None:
         out.write(analysis.to_text())
         return
     text = analysis.to_json() if args.out.suffix == ".json" else analysis.to_text()
-    try:
-        args.out.write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise CoachError(f"cannot write {args.out}: {error.strerror or error}") from None
     print("\t".join(SUMMARY_HEADER), file=out)
     for side in analysis.summary():
         print("\t".join(side.cells()), file=out)
+    write_or_keep(args.out, text, "the analysis")
     print(f"# {len(analysis.decisions)} décisions écrites dans {args.out}", file=out)

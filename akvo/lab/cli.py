@@ -9,7 +9,9 @@
 
 Prints the summary as tab-separated lines (French labels, plain numbers with a dot, 95 %
 intervals); ``--out`` writes the per-match table (``.csv`` or ``.json``). Bad options
-print one line and exit with status 2 (:func:`akvo.cli.main` does that for every command).
+print one line and exit with status 2 (:func:`akvo.cli.main` does that for every command);
+``--out`` (its folder must exist) and ``--scheduler`` are checked there before any match is
+played, and a table that cannot be written at the end is saved in the temporary folder.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from akvo.errors import AkvoError
 from akvo.lab.options import parse_rules, rules_text
 from akvo.lab.results import LabError
 from akvo.lab.stats import METHODS
+from akvo.outputs import write_or_keep
 
 
 def _rules_type(text: str) -> RulesConfig:
@@ -149,10 +152,8 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> None:
         )
         print(diff.to_text(), file=out)
     if args.out is not None:
-        if args.out.suffix == ".json":
-            results.to_json(args.out)
-        else:
-            results.to_csv(args.out)
+        table = results.to_json() if args.out.suffix == ".json" else results.to_csv()
+        write_or_keep(args.out, table, f"the {len(results)} matches")
         print(f"# {len(results)} matches written to {args.out}", file=out)
 
 
@@ -230,5 +231,5 @@ def run_tournament(args: argparse.Namespace, out: TextIO = sys.stdout) -> None:
         print("# interrupted: the report counts the matches that finished", file=out)
     print(report.to_text(), file=out)
     if args.out is not None:
-        args.out.write_text(report.to_csv(), encoding="utf-8")
+        write_or_keep(args.out, report.to_csv(), "the report")
         print(f"# report written to {args.out}", file=out)

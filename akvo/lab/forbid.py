@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Final
 
+from akvo.errors import choose_among, did_you_mean, excerpt
 from akvo.lab.coverage import RUNE_KINDS, ULTIMES
 from akvo.lab.results import LabError
 from akvo.match.actions import (
@@ -61,7 +62,10 @@ def check_forbidden(items: Iterable[str]) -> tuple[str, ...]:
     out = []
     for item in items:
         if item not in FORBIDDABLE:
-            raise LabError(f"cannot forbid {item!r}; choose among {', '.join(FORBIDDABLE)}")
+            hint = did_you_mean(item, FORBIDDABLE)
+            raise LabError(
+                f"cannot forbid {excerpt(item)}{choose_among(hint, ', '.join(FORBIDDABLE))}"
+            )
         out.append(item)
     return tuple(item for item in FORBIDDABLE if item in out)  # in the report's order
 

@@ -15,12 +15,14 @@ import contextlib
 import logging
 import math
 import os
+import socket
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from akvo.bots import BOTS
 from akvo.config import RulesConfig
+from akvo.errors import TeamError, choose_among, did_you_mean, excerpt
 from akvo.extras import optional
 from akvo.lab.options import parse_rules
 from akvo.lab.play import MatchSpec, play_chunk
@@ -38,7 +40,20 @@ def team_of(team: Team | str) -> Team:
         return team
     if not isinstance(team, str):
         raise LabError(f"a team is a preset key or a team list, got {type(team).__name__}")
-    return preset_team(team) if team in PRESET_TEAMS else parse_team(team)
+    if team in PRESET_TEAMS:
+        return preset_team(team)
+    try:
+        return parse_team(team)
+    except TeamError:
+        hint = did_you_mean(team, PRESET_TEAMS)
+        if hint:
+            raise LabError(f"unknown team {excerpt(team)}{hint}") from None
+        if team.strip() and not any(c in team for c in " /+\n"):  # a name, not a list
+            raise LabError(
+                f"unknown team {excerpt(team)}; preset teams: {', '.join(PRESET_TEAMS)}, "
+                "or a team list such as LEGS/VUNF/JACK/ZBIM/PYTH/DROX+QW (R27)"
+            ) from None
+        raise
 
 
 def _spec(
@@ -53,7 +68,8 @@ def _spec(
         raise LabError("bots must name two bots, side A's then side B's, e.g. ('greedy', 'random')")
     for name in bots:
         if name not in BOTS:
-            raise LabError(f"unknown bot {name!r}; choose among {', '.join(BOTS)}")
+            hint = did_you_mean(name, BOTS)
+            raise LabError(f"unknown bot {excerpt(name)}{choose_among(hint, ', '.join(BOTS))}")
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise LabError(f"seed must be an integer, got {seed!r}")
     options: tuple[tuple[str, Any], ...] = ()
@@ -138,7 +154,12 @@ def dask_client(
         return
     dist = _distributed()
     if scheduler is not None:
-        with dist.Client(scheduler) as remote:
+        check_scheduler(scheduler)
+        try:
+            remote = dist.Client(scheduler, timeout=SCHEDULER_TIMEOUT)
+        except (OSError, TimeoutError) as error:  # answered the port but not as a scheduler
+            raise LabError(f"scheduler unreachable: {scheduler} ({error})") from None
+        with remote:
             yield remote
         return
     count = workers if workers is not None else (os.cpu_count() or 1)
@@ -155,6 +176,38 @@ def dask_client(
         )
     with cluster, dist.Client(cluster) as local:
         yield local
+
+
+#: Seconds the lab waits for a Dask scheduler before naming it unreachable (Dask's own
+#: default is 30 s, after which the error read like any other network failure).
+SCHEDULER_TIMEOUT = 5.0
+#: The port of a scheduler address that names none (Dask's default).
+SCHEDULER_PORT = 8786
+
+
+def check_scheduler(address: str, timeout: float = SCHEDULER_TIMEOUT) -> None:
+    """Raise :class:`LabError` « scheduler unreachable: ADDRESS (reason) » unless a TCP
+    connection to the scheduler opens within ``timeout`` seconds: called before any work
+    starts. Addresses of other transports (``inproc://``, ``ucx://``) are left to Dask."""
+    if not isinstance(address, str) or not address.strip():
+        raise LabError(f"a scheduler address is a text such as tcp://host:8786, got {address!r}")
+    scheme, separator, rest = address.strip().partition("://")
+    if not separator:
+        scheme, rest = "tcp", address.strip()
+    if scheme not in ("tcp", "tls"):
+        return
+    host, colon, port = rest.rstrip("/").rpartition(":")
+    if not colon or "]" in port:  # no port, or the tail of a bare IPv6 address
+        host, port = rest.rstrip("/"), str(SCHEDULER_PORT)
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise LabError(f"scheduler address {address!r} has no valid port (tcp://host:8786)")
+    try:
+        with socket.create_connection((host.strip("[]") or "127.0.0.1", int(port)), timeout):
+            pass
+    except TimeoutError:
+        raise LabError(f"scheduler unreachable: {address} (no answer in {timeout:g} s)") from None
+    except OSError as error:
+        raise LabError(f"scheduler unreachable: {address} ({error.strerror or error})") from None
 
 
 def _dask() -> Any:
