@@ -26,7 +26,7 @@ from akvo.match.board import CHAR_LABELS, CHAR_NAMES
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results" / "board.md"
 sys.path.insert(0, str(ROOT))
-from benchmarks.bench_site import book_browser, percentile, report_head  # noqa: E402
+from bench_site import book_browser, percentile, report_head  # noqa: E402
 
 PAGE = "tir-sur-un-mage.ipynb"
 UNITS = ("plongeur", "surfeur", "pedalair")

@@ -30,12 +30,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from bench_load import Step, reader, wait_until_quiet  # noqa: E402
+from bench_site import machine  # noqa: E402
 from tornado.httpclient import AsyncHTTPClient  # noqa: E402
 
 from akvo_widgets.site import RunningServer  # noqa: E402
 from akvo_widgets.site_cluster import cluster_in_background  # noqa: E402
-from benchmarks.bench_load import Step, reader, wait_until_quiet  # noqa: E402
-from benchmarks.bench_site import machine  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results" / "cluster.md"
 BOOK = ROOT / "book"

@@ -53,7 +53,8 @@ from akvo_widgets.site_guard import V1_PROTOCOL
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from benchmarks.bench_site import machine  # noqa: E402
+from bench_site import machine  # noqa: E402
+
 from tests.test_site_security import message, v1_frame  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results" / "load.md"
@@ -161,7 +162,7 @@ async def reader(
             frame = await asyncio.wait_for(connection.read_message(), 60)
             if frame is None:
                 raise ConnectionError("websocket closed")
-            if b'"kernel_info_reply"' in bytes(frame):
+            if b'"kernel_info_reply"' in (frame if isinstance(frame, bytes) else frame.encode()):
                 break
         await asyncio.sleep(stay)
         connection.close()

@@ -33,6 +33,7 @@ import random
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from recorded import stamp, write
 
@@ -80,7 +81,7 @@ def points(rules: RulesConfig, seed: int, n: int, chance: Chance, dropped: int =
     return out
 
 
-def lab_points(rules: RulesConfig, seed: int, n: int) -> tuple[list[float], list[dict]]:
+def lab_points(rules: RulesConfig, seed: int, n: int) -> tuple[list[float], list[dict[str, Any]]]:
     """A's match points and controls in ``n`` greedy matches played as :mod:`akvo.lab`
     plays them (the same seeds and keyed chance as :func:`points`): per match, its plain
     luck, the same split by turn tier (recorded here, around the lab's own roll), and its
@@ -116,7 +117,9 @@ def lab_points(rules: RulesConfig, seed: int, n: int) -> tuple[list[float], list
     return out, controls
 
 
-def control_matrix(kind: str, one: list[dict], two: list[dict]) -> list[list[float]]:
+def control_matrix(
+    kind: str, one: list[dict[str, Any]], two: list[dict[str, Any]]
+) -> list[list[float]]:
     """Per match, the controls of :data:`CONTROLS` ``kind``: the second reading's minus the
     first's, or both readings' own (``stakes per reading``)."""
     if kind == "stakes per reading":
@@ -157,7 +160,7 @@ class Dropping:
     match replaced by no rune: one reading of the rules against itself, changed in exactly
     ``limit`` resolutions (then the bots' own answers to what follows)."""
 
-    def __init__(self, bots: tuple, limit: int) -> None:
+    def __init__(self, bots: tuple[Callable[[MatchState], str], ...], limit: int) -> None:
         self.bots, self.limit, self.done = bots, limit, 0
 
     def side(self, player: int) -> Callable[[MatchState], str]:
@@ -193,7 +196,7 @@ def traced(rules: RulesConfig, index: int) -> tuple[float, list[tuple[int, str, 
     return POINTS[state.result or "draw"], steps, runes
 
 
-def why_swapped(n: int, base: list[float]) -> dict:
+def why_swapped(n: int, base: list[float]) -> dict[str, Any]:
     """Where the two readings of ``grimoire=swapped`` part, and the yardstick (module)."""
     swapped = DEFAULT_RULES.with_(grimoire="swapped")
     parted: dict[tuple[int, str], int] = {}
@@ -263,7 +266,7 @@ def rekeyed(key: Callable[[StateCore], int]) -> Chance:
     return Rekeyed
 
 
-def compare_keyings(n: int) -> list[dict]:
+def compare_keyings(n: int) -> list[dict[str, Any]]:
     rows = []
     for name, key in KEYINGS.items():
         chance = rekeyed(key)
@@ -285,7 +288,9 @@ def half(interval: Interval) -> float:
     return (interval.high - interval.low) / 2
 
 
-def measure(field: str, n: int, changed_n: int, chance: Chance, base: list[float]) -> dict:
+def measure(
+    field: str, n: int, changed_n: int, chance: Chance, base: list[float]
+) -> dict[str, Any]:
     """One variant against the default (``base``: its points), chance drawn in sequence."""
     rules = DEFAULT_RULES.with_(**{field: CHOICES[field][1]})
     other = points(rules, 1, n, chance)
@@ -294,7 +299,7 @@ def measure(field: str, n: int, changed_n: int, chance: Chance, base: list[float
 
 def row_of(
     field: str, changed_n: int, base: list[float], other: list[float], independent: list[float]
-) -> dict:
+) -> dict[str, Any]:
     """A table row: winners changed, the paired, unpaired and independent half-widths."""
     paired = mean_interval([b - a for a, b in zip(base, other, strict=True)])
     return {
@@ -307,7 +312,9 @@ def row_of(
     }
 
 
-def measure_keyed(field: str, n: int, changed_n: int, bases: dict[int, tuple]) -> dict:
+def measure_keyed(
+    field: str, n: int, changed_n: int, bases: dict[int, tuple[Any, ...]]
+) -> dict[str, Any]:
     """One variant against the default as the lab plays them, on each master seed of
     ``bases`` (its points and controls): the row of seed 1 (:func:`row_of`), and per seed
     every control variate of :data:`CONTROLS` (the regression's interval), and the
@@ -315,11 +322,11 @@ def measure_keyed(field: str, n: int, changed_n: int, bases: dict[int, tuple]) -
     rules = DEFAULT_RULES.with_(**{field: CHOICES[field][1]})
     played = {seed: lab_points(rules, seed, n) for seed in bases}
     row = row_of(field, changed_n, bases[1][0], played[1][0], played[2][0])
-    fits: dict[int, dict] = {}
+    fits: dict[int, dict[str, Any]] = {}
     for seed, (base, base_controls) in bases.items():
         other, other_controls = played[seed]
         differences = [b - a for a, b in zip(base, other, strict=True)]
-        fit: dict = {
+        fit: dict[str, Any] = {
             "differences": differences,
             "unpaired": half(difference_interval(base, other)),
             "plain": half(mean_interval(differences)),
@@ -339,7 +346,7 @@ def measure_keyed(field: str, n: int, changed_n: int, bases: dict[int, tuple]) -
     return row
 
 
-def identity(n: int, base: list[float], controls: list[dict]) -> dict:
+def identity(n: int, base: list[float], controls: list[dict[str, Any]]) -> dict[str, Any]:
     """The default reading against itself: its stake-weighted interval, winners changed."""
     again, again_controls = lab_points(DEFAULT_RULES, 1, n)
     differences = [b - a for a, b in zip(base, again, strict=True)]
@@ -361,7 +368,7 @@ def main() -> None:
     args.why_matches = min(args.why_matches, args.matches)
     begin = time.perf_counter()
     bases = {seed: lab_points(DEFAULT_RULES, seed, args.matches) for seed in SEEDS}
-    rows: dict[str, list[dict]] = {
+    rows: dict[str, list[dict[str, Any]]] = {
         "keyed by event": [
             measure_keyed(f, args.matches, args.changed_matches, bases) for f in CHOICES
         ]
@@ -382,7 +389,10 @@ def main() -> None:
 
 
 def report(
-    args: argparse.Namespace, rows: dict[str, list[dict]], why: dict, seconds: float
+    args: argparse.Namespace,
+    rows: dict[str, list[dict[str, Any]]],
+    why: dict[str, Any],
+    seconds: float,
 ) -> list[str]:
     lines = [
         "# Pairing: the paired interval beside the unpaired one",
@@ -444,7 +454,9 @@ def shown(interval: Interval) -> str:
     return f"{interval.estimate:+.4f} [{interval.low:+.4f}, {interval.high:+.4f}]"
 
 
-def luck_lines(args: argparse.Namespace, table: list[dict], same: dict) -> list[str]:
+def luck_lines(
+    args: argparse.Namespace, table: list[dict[str, Any]], same: dict[str, Any]
+) -> list[str]:
     """What each control variate on the dice luck buys, on both master seeds."""
     lines = [
         "## The dice luck as a control variate",
@@ -505,7 +517,7 @@ def luck_lines(args: argparse.Namespace, table: list[dict], same: dict) -> list[
     swapped = next(row for row in table if row["variant"] == "grimoire=swapped")
     coin = next(row for row in table if row["variant"] == "weather=coin")
 
-    def gains(row: dict, kind: str) -> str:
+    def gains(row: dict[str, Any], kind: str) -> str:
         values = []
         for seed in SEEDS:
             fit = row["fits"][seed]
@@ -537,12 +549,12 @@ def luck_lines(args: argparse.Namespace, table: list[dict], same: dict) -> list[
     return lines
 
 
-def correlation(row: dict) -> float:
+def correlation(row: dict[str, Any]) -> float:
     """The correlation of the two readings' points that a gain implies (equal variances)."""
     return 1 - (row["paired"] / row["unpaired"]) ** 2 if row["unpaired"] else float("nan")
 
 
-def why_lines(why: dict) -> list[str]:
+def why_lines(why: dict[str, Any]) -> list[str]:
     n = why["n"]
     every = why["curve"][-1]
     parted = ", ".join(

@@ -40,7 +40,7 @@ from akvo_widgets.play.game import MatchGame
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results" / "play.md"
 sys.path.insert(0, str(ROOT))
-from benchmarks.bench_site import book_browser, percentile, report_head  # noqa: E402
+from bench_site import book_browser, percentile, report_head  # noqa: E402
 
 PAGE = "jouer-un-match.ipynb"
 MATCHES = 10

@@ -205,8 +205,9 @@ def serve_traced(argv: list[str]) -> None:
             + "\n"
         )
 
-    ZMQChannelsWebsocketConnection.handle_incoming_message = traced_in  # type: ignore[method-assign]
-    ZMQChannelsWebsocketConnection.handle_outgoing_message = traced_out  # type: ignore[method-assign]
+    connection = ZMQChannelsWebsocketConnection
+    connection.handle_incoming_message = traced_in  # type: ignore[method-assign,assignment]
+    connection.handle_outgoing_message = traced_out  # type: ignore[method-assign,assignment]
     site.main(argv)
 
 
@@ -495,8 +496,8 @@ class KernelFloor:
     """A kernel of one configuration, driven from Python over ZMQ with jupyter_client."""
 
     def __init__(self, config: Config, scratch: Path) -> None:
-        from jupyter_client import KernelManager
         from jupyter_client.kernelspec import KernelSpecManager
+        from jupyter_client.manager import KernelManager
 
         specs = KernelSpecManager()
         if config.kernel_python:

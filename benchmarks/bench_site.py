@@ -58,7 +58,8 @@ from akvo_widgets.site import SMALL_POOLS, background_server, wait_for_pools
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results" / "site.md"
 sys.path.insert(0, str(ROOT))  # the browser tests' Chromium settings
-from tests.browser.chromium import CHROMIUM_FLAGS, chromium_path  # noqa: E402
+from tests.browser.chromium import CHROMIUM_FLAGS as CHROMIUM_FLAGS  # noqa: E402
+from tests.browser.chromium import chromium_path  # noqa: E402
 
 CHROMIUM = chromium_path()
 PAGES = (chapters.HOME, *(c.file for c in chapters.CHAPTERS))
@@ -163,9 +164,10 @@ def book_with_bench_pages(folder: Path) -> Path:
     copy = folder / "book"
     shutil.copytree(ROOT / "book", copy)
     for name, cell in ((ECHO_PAGE, ECHO_CELL), (TEXT_PAGE, TEXT_CELL), (SLIDER_PAGE, SLIDER_CELL)):
-        notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(cell)])
+        code = nbformat.v4.new_code_cell(cell)  # type: ignore[no-untyped-call]
+        notebook = nbformat.v4.new_notebook(cells=[code])  # type: ignore[no-untyped-call]
         notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
-        nbformat.write(notebook, copy / name)
+        nbformat.write(notebook, copy / name)  # type: ignore[no-untyped-call]
     return copy
 
 

@@ -42,9 +42,10 @@ import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from bench_load import pct  # noqa: E402
+
 from akvo.online.client import ApiRefusal, SeatClient, choose, create_table  # noqa: E402
 from akvo.online.store import TableStore  # noqa: E402
-from benchmarks.bench_load import pct  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results" / "tables.md"
 PRESETS = ["perrockiss", "fish-tank"]
@@ -291,7 +292,7 @@ def main() -> None:
 
 
 def report(result: dict[str, Any], args: argparse.Namespace) -> str:
-    from benchmarks.bench_site import machine
+    from bench_site import machine
 
     stats: Stats = result["stats"]
     lat = stats.latencies

@@ -107,7 +107,7 @@ def message(msg_type: str, content: dict[str, Any], session: str) -> dict[str, A
 def v1_frame(msg: dict[str, Any], channel: str = "shell") -> bytes:
     parts = [json.dumps(msg[k]).encode() for k in ("header", "parent_header", "metadata")]
     parts.append(json.dumps(msg["content"]).encode())
-    return bytes(serialize_msg_to_ws_v1(parts, channel))
+    return bytes(serialize_msg_to_ws_v1(parts, channel))  # type: ignore[no-untyped-call]
 
 
 def legacy_attack(session: str) -> list[str]:
@@ -124,7 +124,7 @@ def legacy_attack(session: str) -> list[str]:
 def test_v1_frame_check() -> None:
     good = v1_frame(message("kernel_info_request", {}, "s"))
     assert v1_offsets(good) is not None
-    assert deserialize_msg_from_ws_v1(good)[0] == "shell"
+    assert deserialize_msg_from_ws_v1(good)[0] == "shell"  # type: ignore[no-untyped-call]
     huge = (2**60).to_bytes(8, "little") + good[8:]
     assert v1_offsets(huge) is None
     assert v1_offsets(b"\x00" * 4) is None
@@ -180,7 +180,7 @@ def test_malformed_v1_frame_closes_the_connection(server: RunningServer) -> None
         seen = []  # what the kernel sent on its own (its status) before the server closed it
         while (frame := await connection.read_message()) is not None:
             assert isinstance(frame, bytes)
-            _, parts = deserialize_msg_from_ws_v1(frame)
+            _, parts = deserialize_msg_from_ws_v1(frame)  # type: ignore[no-untyped-call]
             seen.append(json.loads(parts[0])["msg_type"])
         return seen
 
@@ -212,7 +212,7 @@ def test_no_traceback_reaches_a_visitor(server: RunningServer) -> None:
         while not any(kind == "kernel_info_reply" for kind, _ in seen):
             frame = await connection.read_message()
             assert isinstance(frame, bytes)
-            _, parts = deserialize_msg_from_ws_v1(frame)
+            _, parts = deserialize_msg_from_ws_v1(frame)  # type: ignore[no-untyped-call]
             seen.append((json.loads(parts[0])["msg_type"], parts[3].decode()))
         connection.close()
         return seen
@@ -239,7 +239,7 @@ def test_execute_request_from_a_client_runs_nothing(server: RunningServer, tmp_p
         while "kernel_info_reply" not in seen:
             frame = await connection.read_message()
             assert isinstance(frame, bytes)
-            _, parts = deserialize_msg_from_ws_v1(frame)
+            _, parts = deserialize_msg_from_ws_v1(frame)  # type: ignore[no-untyped-call]
             seen.append(json.loads(parts[0])["msg_type"])
         await asyncio.sleep(1)
         connection.close()
