@@ -44,21 +44,58 @@ def proportion(successes: int, trials: int, method: str = "wilson") -> Interval:
     return Interval(successes / trials, float(ci.low), float(ci.high))
 
 
-def mean_interval(values: list[float]) -> Interval:
-    """A mean with its 95 % Student t interval (a point when there is no spread)."""
+def within(interval: Interval, low: float, high: float) -> Interval:
+    """``interval`` limited to the values the quantity can take, ``[low, high]``. The true
+    value lies in that range, so the limited interval contains it exactly when the
+    unlimited one does: its coverage is unchanged, and it never shows an impossible value
+    (a mean score below 0, a difference of match points beyond ±1)."""
+    if low > high:
+        raise LabError(f"an empty range [{low}, {high}]")
+    return Interval(
+        min(max(interval.estimate, low), high),
+        min(max(interval.low, low), high),
+        max(min(interval.high, high), low),
+    )
+
+
+def mean_interval(values: list[float], low: float = -math.inf, high: float = math.inf) -> Interval:
+    """A mean with its 95 % Student t interval (a point when there is no spread), limited
+    to ``[low, high]``, the values the quantity can take (:func:`within`)."""
     n = len(values)
     if n == 0:
         raise LabError("a mean needs at least one value")
     mean = sum(values) / n
     if n < 2:
-        return Interval(mean, mean, mean)
+        return within(Interval(mean, mean, mean), low, high)
     variance = sum((v - mean) ** 2 for v in values) / (n - 1)
     if variance == 0:
-        return Interval(mean, mean, mean)
+        return within(Interval(mean, mean, mean), low, high)
     from scipy.stats import t
 
     half = float(t.ppf(0.5 + LEVEL / 2, n - 1)) * math.sqrt(variance / n)
-    return Interval(mean, mean - half, mean + half)
+    return within(Interval(mean, mean - half, mean + half), low, high)
+
+
+def points_interval(points: list[float]) -> Interval:
+    """A mean of match points in [0, 1] (win 1, draw ½, loss 0) with the 95 % Wilson score
+    interval of their total read as a count of successes. Wilson takes the variance
+    p(1 − p), the largest a quantity in [0, 1] of mean p can have (draws only lower it): the
+    interval stays inside [0, 1], is exactly :func:`proportion`'s without draws, and with
+    draws errs on the wide side; unlike Student's it does not shrink to a point when five
+    matches agree."""
+    n = len(points)
+    if n == 0:
+        raise LabError("a mean of match points needs at least one match")
+    if any(not 0 <= p <= 1 for p in points):
+        raise LabError("match points lie between 0 and 1")
+    from scipy.stats import norm
+
+    mean = sum(points) / n
+    z = float(norm.ppf(0.5 + LEVEL / 2))
+    shrink = 1 + z * z / n
+    centre = (mean + z * z / (2 * n)) / shrink
+    half = z / shrink * math.sqrt(mean * (1 - mean) / n + z * z / (4 * n * n))
+    return within(Interval(mean, centre - half, centre + half), 0.0, 1.0)
 
 
 @dataclass(frozen=True)
@@ -131,7 +168,8 @@ def _number(value: float | None) -> str:
 
 def summarise(results: Results, method: str = "wilson") -> Summary:
     """Wins/draws/losses with 95 % intervals (Wilson or exact, scipy), mean scores with t
-    intervals, the score histograms, and the first-activation edge per turn."""
+    intervals (never below 0: :func:`within`), the score histograms, and the
+    first-activation edge per turn."""
     n = len(results)
     if n == 0:
         raise LabError("no finished match to summarise")
@@ -147,8 +185,8 @@ def summarise(results: Results, method: str = "wilson") -> Summary:
         p_a=proportion(winners["A"], n, method),
         p_draw=proportion(winners["draw"], n, method),
         p_b=proportion(winners["B"], n, method),
-        score_a=mean_interval(score_a),
-        score_b=mean_interval(score_b),
+        score_a=mean_interval(score_a, low=0.0),
+        score_b=mean_interval(score_b, low=0.0),
         score_diff=mean_interval([a - b for a, b in zip(score_a, score_b, strict=True)]),
         scores_a=dict(sorted(Counter(results.column("score_a")).items())),
         scores_b=dict(sorted(Counter(results.column("score_b")).items())),
@@ -248,13 +286,19 @@ class LuckAdjusted:
     explained: float
 
 
-def luck_adjusted(differences: list[float], controls: list[list[float]]) -> LuckAdjusted:
+def luck_adjusted(
+    differences: list[float],
+    controls: list[list[float]],
+    low: float = -math.inf,
+    high: float = math.inf,
+) -> LuckAdjusted:
     """:class:`LuckAdjusted` for per-match ``differences`` and, per match, its controls
     (each of mean 0 by construction). With no control that varies (a reading compared
     with itself: X = 0) it is the plain paired interval, with β = 0. Its residual sum
     of squares never exceeds the plain one's (R² ≥ 0), but the interval is not always
     narrower: it loses k degrees of freedom and pays for the sample mean of X being off 0
-    (on a few matches with luck that explains nothing, it is wider)."""
+    (on a few matches with luck that explains nothing, it is wider). The estimate and its
+    interval are limited to ``[low, high]``, the values the difference can take."""
     import numpy as np
 
     d = np.asarray(differences, dtype=float)
@@ -263,7 +307,7 @@ def luck_adjusted(differences: list[float], controls: list[list[float]]) -> Luck
     width = x.shape[1]
     varying = [j for j in range(width) if np.ptp(x[:, j]) > 0] if n else []
     if not varying or n - len(varying) - 1 < 1:
-        return LuckAdjusted(mean_interval([float(v) for v in d]), (0.0,) * width, 0.0)
+        return LuckAdjusted(mean_interval([float(v) for v in d], low, high), (0.0,) * width, 0.0)
     x = x[:, varying]
     x_mean = x.mean(axis=0)
     centred = x - x_mean
@@ -281,13 +325,13 @@ def luck_adjusted(differences: list[float], controls: list[list[float]]) -> Luck
     leverage = 1 / n + float(x_mean @ np.linalg.pinv(centred.T @ centred) @ x_mean)
     variance = rss / dof * leverage
     if variance <= 0:
-        return LuckAdjusted(Interval(estimate, estimate, estimate), tuple(betas), explained)
+        point = within(Interval(estimate, estimate, estimate), low, high)
+        return LuckAdjusted(point, tuple(betas), explained)
     from scipy.stats import t
 
     half = float(t.ppf(0.5 + LEVEL / 2, dof)) * math.sqrt(variance)
-    return LuckAdjusted(
-        Interval(estimate, estimate - half, estimate + half), tuple(betas), explained
-    )
+    delta = within(Interval(estimate, estimate - half, estimate + half), low, high)
+    return LuckAdjusted(delta, tuple(betas), explained)
 
 
 @dataclass(frozen=True)
@@ -301,7 +345,10 @@ class Comparison:
     ``changed`` counts matches whose winner differs; ``luck`` is the same difference with
     the dice luck taken into account (:class:`LuckAdjusted` on the stake-weighted luck,
     :data:`~akvo.lab.results.STAKE_COLUMNS`), and ``luck_gain`` what it buys over two
-    independent runs.
+    independent runs. ``first`` and ``second`` have Wilson intervals (:func:`points_interval`),
+    the differences Student's or Welch's limited to [−1, 1] (:func:`within`). Two identical
+    configurations (:attr:`identical`) give the same matches: no ratio of widths is shown
+    for them (« identique »), as 0 over 0 means nothing.
     """
 
     matches: int
@@ -319,6 +366,14 @@ class Comparison:
         """False when every rule that differs was counted and none came into play: the
         bots never used it, and the difference (0) says nothing about the rule."""
         return not self.rules or any(not r.counted or r.played for r in self.rules)
+
+    @property
+    def identical(self) -> bool:
+        """True when both simulations had the same configuration (teams, bots and their
+        options, rules, seed): a reading compared with itself."""
+        keys = ("team_lists", "bots", "bot_options", "rules", "seed")
+        one, two = self.meta
+        return all(one.get(key) == two.get(key) for key in keys)
 
     @property
     def gain(self) -> float:
@@ -355,10 +410,10 @@ class Comparison:
             lines.append("\t".join([*cells, _number(interval.high)]))
         lines.append(f"matchs au vainqueur changé\t{self.changed}\t\t")
         if self.exercised:
-            gain = "inf" if math.isinf(self.gain) else f"{self.gain:.2f}"
+            gain = _ratio(self.gain, self.identical)
             lines.append(f"intervalle apparié plus étroit (fois)\t{gain}\t\t")
             if self.luck is not None:
-                luck_gain = "inf" if math.isinf(self.luck_gain) else f"{self.luck_gain:.2f}"
+                luck_gain = _ratio(self.luck_gain, self.identical)
                 lines.append(
                     f"intervalle avec la chance des dés prise en compte plus étroit (fois)"
                     f"\t{luck_gain}\t\t"
@@ -380,16 +435,26 @@ class Comparison:
         return "\n".join(lines)
 
 
-def difference_interval(one: list[float], two: list[float]) -> Interval:
+def _ratio(gain: float, identical: bool) -> str:
+    """A gain of width for the text: « identique » for a configuration compared with
+    itself, « sans objet » when the paired interval is a point for another reason."""
+    if identical:
+        return "identique"
+    return "sans objet (même écart à chaque match)" if math.isinf(gain) else f"{gain:.2f}"
+
+
+def difference_interval(
+    one: list[float], two: list[float], low: float = -math.inf, high: float = math.inf
+) -> Interval:
     """mean(two) − mean(one) with the 95 % Welch interval of two independent samples
-    (scipy); a point when neither sample varies."""
+    (scipy); a point when neither sample varies; limited to ``[low, high]``."""
     estimate = sum(two) / len(two) - sum(one) / len(one)
     if len(one) < 2 or len(two) < 2 or (len(set(one)) == 1 and len(set(two)) == 1):
-        return Interval(estimate, estimate, estimate)
+        return within(Interval(estimate, estimate, estimate), low, high)
     from scipy.stats import ttest_ind
 
     ci = ttest_ind(two, one, equal_var=False).confidence_interval(LEVEL)
-    return Interval(estimate, float(ci.low), float(ci.high))
+    return within(Interval(estimate, float(ci.low), float(ci.high)), low, high)
 
 
 def paired(first: Results, second: Results) -> Comparison:
@@ -407,14 +472,14 @@ def paired(first: Results, second: Results) -> Comparison:
     ]
     return Comparison(
         matches=len(first),
-        first=mean_interval(one),
-        second=mean_interval(two),
-        delta=mean_interval(differences),
+        first=points_interval(one),
+        second=points_interval(two),
+        delta=mean_interval(differences, -1.0, 1.0),
         changed=sum(a.winner != b.winner for a, b in zip(first, second, strict=True)),
         meta=(dict(first.meta), dict(second.meta)),
-        unpaired=difference_interval(one, two),
+        unpaired=difference_interval(one, two, -1.0, 1.0),
         rules=rule_uses(first, second, _differing(first.meta, second.meta)),
-        luck=luck_adjusted(differences, luck),
+        luck=luck_adjusted(differences, luck, -1.0, 1.0),
     )
 
 

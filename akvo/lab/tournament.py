@@ -7,6 +7,13 @@ of every pair again with side A's bot forbidden to play it (:mod:`akvo.lab.forbi
 same seeds: the paired difference of A's wins is what the rune or Ultime is worth to its
 side. Every match is one Dask task's share (a LocalCluster by default, or ``client=`` /
 ``scheduler=``), with a tqdm bar; one seed gives the same report whatever the workers.
+
+The report says no more than it knows: teams with the same team list (three presets share
+one) are played once and shown as one row naming them all; below
+:data:`MIN_MATCHES_PER_PAIR` matches per pair the teams are not ranked and the runes' and
+Ultimes' effects are marked as indicative (:attr:`BalanceReport.caveat`, French text for
+the page); every interval stays within what is possible (Wilson for win rates, Student's
+limited to [−1, 1] for the effects).
 """
 
 from __future__ import annotations
@@ -33,10 +40,16 @@ from akvo.lab.run import (
     _worker_count,
     dask_client,
     play_tasks,
+    team_of,
 )
 from akvo.lab.stats import Interval, mean_interval, proportion
 from akvo.rules import PRESET_TEAMS
 from akvo.teams import Team
+
+#: The fewest matches per ordered pair (plain, or replayed for the effects) for the report
+#: to rank the teams or the effects: with fewer, a pair's win rate rests on a handful of
+#: matches, its interval spans most of [0, 1], and the order changes from seed to seed.
+MIN_MATCHES_PER_PAIR = 30
 
 #: CSV columns of the report (one line per pair, per team, per item and the edge).
 CSV_COLUMNS = (
@@ -80,6 +93,12 @@ class TeamResult:
     draws: int
     losses: int
     p_win: Interval
+    members: tuple[str, ...] = ()  # every name given for this team list (``team`` first)
+
+    @property
+    def label(self) -> str:
+        """The team's names, joined when several have the same team list."""
+        return " = ".join(self.members or (self.team,))
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +137,51 @@ class BalanceReport:
     effects: tuple[ItemEffect, ...]
     complete: bool = True
 
+    @property
+    def ranked(self) -> bool:
+        """Whether the pairs had enough matches to rank the teams (:data:`MIN_MATCHES_PER_PAIR`)."""
+        return self.n >= MIN_MATCHES_PER_PAIR
+
+    @property
+    def effects_ranked(self) -> bool:
+        """Whether enough matches were replayed per pair to rank the effects."""
+        return self.effect_matches >= MIN_MATCHES_PER_PAIR
+
+    @property
+    def caveat(self) -> str | None:
+        """For the page (French): why the teams are not ranked, or ``None``."""
+        if self.ranked:
+            return None
+        return (
+            f"Trop peu de matchs pour classer les équipes : {self.n} par paire, il en faut "
+            f"au moins {MIN_MATCHES_PER_PAIR}. Les équipes sont données dans l’ordre de la "
+            "liste, sans rang ; leurs intervalles disent ce que ces matchs permettent."
+        )
+
+    @property
+    def effects_caveat(self) -> str | None:
+        """For the page (French): why the effects are indicative only, or ``None``."""
+        if not self.effects or self.effects_ranked:
+            return None
+        return (
+            f"Trop peu de matchs pour mesurer l’effet des runes et des Ultimes : "
+            f"{self.effect_matches} rejoués par paire, il en faut au moins "
+            f"{MIN_MATCHES_PER_PAIR}. Effets indicatifs, non classés."
+        )
+
+    def ranking(self) -> tuple[TeamResult, ...]:
+        """The teams, best win rate first when :attr:`ranked`, else in the order given."""
+        if not self.ranked:
+            return self.team_results
+        return tuple(sorted(self.team_results, key=lambda t: -t.p_win.estimate))
+
+    def effects_ranking(self) -> tuple[ItemEffect, ...]:
+        """The effects, largest first when :attr:`effects_ranked`, else in the fixed order
+        of :data:`~akvo.lab.forbid.FORBIDDABLE`."""
+        if not self.effects_ranked:
+            return self.effects
+        return tuple(sorted(self.effects, key=lambda e: -e.effect.estimate))
+
     def to_text(self) -> str:
         """Tab-separated French tables: the pairs, the teams, the edge, the runes and
         Ultimes (plain numbers with a dot, 95 % intervals)."""
@@ -132,11 +196,13 @@ class BalanceReport:
                 f"{_f(p.p_a.estimate)}\t{_f(p.p_a.low)}\t{_f(p.p_a.high)}\t"
                 f"{_f(p.p_draw.estimate)}\t{_f(p.first_edge.estimate)}"
             )
-        lines.append("# équipes (les deux camps)")
+        lines.append("# équipes (les deux camps)" + ("" if self.ranked else ", non classées"))
+        if self.caveat:
+            lines.append(f"# {self.caveat}")
         lines.append("équipe\tmatchs\tvictoires\tnuls\tdéfaites\tP(gagne)\tbas95\thaut95")
-        for t in self.team_results:
+        for t in self.ranking():
             lines.append(
-                f"{t.team}\t{t.matches}\t{t.wins}\t{t.draws}\t{t.losses}\t"
+                f"{t.label}\t{t.matches}\t{t.wins}\t{t.draws}\t{t.losses}\t"
                 f"{_f(t.p_win.estimate)}\t{_f(t.p_win.low)}\t{_f(t.p_win.high)}"
             )
         edge = self.first_edge
@@ -149,10 +215,12 @@ class BalanceReport:
                 f"# runes et Ultimes joués par A : effet sur P(A gagne), avec moins sans "
                 f"(même bot, mêmes graines, {self.effect_matches} matchs par paire)"
             )
+            if self.effects_caveat:
+                lines.append(f"# {self.effects_caveat}")
             lines.append(
                 "rune ou Ultime\tfois\tmatchs où joué\teffet\tbas95\thaut95\tvainqueur changé"
             )
-            for e in self.effects:
+            for e in self.effects_ranking():
                 lines.append(
                     f"{e.label}\t{e.times}\t{e.matches_played}\t{_f(e.effect.estimate)}\t"
                     f"{_f(e.effect.low)}\t{_f(e.effect.high)}\t{e.changed}"
@@ -168,7 +236,7 @@ class BalanceReport:
             row = ("pair", p.team_a, p.team_b, p.matches, p.wins_a, p.draws, p.wins_b)
             writer.writerow([*row, *_cells(p.p_a), "", ""])
         for t in self.team_results:
-            row = ("team", t.team, "", t.matches, t.wins, t.draws, t.losses)
+            row = ("team", t.label, "", t.matches, t.wins, t.draws, t.losses)
             writer.writerow([*row, *_cells(t.p_win), "", ""])
         matches = sum(p.matches for p in self.pairs)
         writer.writerow(
@@ -223,9 +291,14 @@ def tournament(
     """The balance report (see the module): ``teams`` preset keys or team lists (default:
     every preset), ``n`` matches per ordered pair, ``effect_matches`` (default ``n // 10``,
     at least 1; 0: none) of them replayed per rune kind and Ultime in ``items``."""
-    names = [t if isinstance(t, str) else str(t) for t in (teams or list(PRESET_TEAMS))]
-    if len(set(names)) < 2:
-        raise LabError("a tournament needs at least two different teams")
+    given = [t if isinstance(t, str) else str(t) for t in (teams or list(PRESET_TEAMS))]
+    groups: dict[str, list[str]] = {}  # team list → the names given for it
+    for name in dict.fromkeys(given):
+        groups.setdefault(str(team_of(name)), []).append(name)
+    if len(groups) < 2:
+        same = f" ({', '.join(given)} have one team list)" if len(set(given)) > 1 else ""
+        raise LabError(f"a tournament needs at least two different teams{same}")
+    names = [members[0] for members in groups.values()]
     if not isinstance(n, int) or isinstance(n, bool) or n < 1:
         raise LabError(f"n must be a positive number of matches per pair, got {n!r}")
     effect_n = max(1, n // 10) if effect_matches is None else effect_matches
@@ -239,7 +312,10 @@ def tournament(
     show = sys.stderr.isatty() if progress is None else progress
     with dask_client(workers, client, scheduler, processes) as dask:
         rows, complete = _play_all(jobs, n, effect_n, dask, show, on_progress)
-    return _report(names, bot, seed, n, effect_n, chosen, rows, complete)
+    report = _report(names, bot, seed, n, effect_n, chosen, rows, complete)
+    members = {members[0]: tuple(members) for members in groups.values()}
+    merged = tuple(replace(t, members=members[t.team]) for t in report.team_results)
+    return replace(report, team_results=merged)
 
 
 def _play_all(
@@ -339,7 +415,12 @@ def _report(
         changed = sum(x.winner != y.winner for x, y in zip(base, without, strict=True))
         effects.append(
             ItemEffect(
-                item, len(base), sum(uses), sum(u > 0 for u in uses), mean_interval(diffs), changed
+                item,
+                len(base),
+                sum(uses),
+                sum(u > 0 for u in uses),
+                mean_interval(diffs, -1.0, 1.0),
+                changed,
             )
         )
     return BalanceReport(
