@@ -19,6 +19,7 @@ EXTRA_OF: Final = {
     "distributed": "lab",
     "tqdm": "lab",
     "httpx": "online",
+    "psycopg": "online",
 }
 
 

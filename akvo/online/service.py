@@ -185,6 +185,8 @@ class TableService:
         self.keep_records = keep_records
         self._remote: queue.SimpleQueue[tuple[str, int]] = queue.SimpleQueue()
         self._stop_listening: Callable[[], None] | None = None
+        #: Row numbers another server took first (the action was checked again).
+        self.conflicts = 0
         self.labels = labels or PlainLabels()
         #: The coach whose advice the players' views carry (tables created with it on).
         self.coach = coach
@@ -333,6 +335,8 @@ class TableService:
             raise refuse("not_found", "Table inconnue.")
         entry = self._open.get(table_id)
         if entry is not None:
+            if self.store.shared and not entry.table.finished and self._catch_up(entry):
+                self._after_change(entry)  # rows another server added
             return entry
         if table_id in self.broken:
             raise refuse("broken", "Cette table est endommagée et ne peut plus être jouée.")
@@ -416,6 +420,7 @@ class TableService:
                 return
             except Exception as error:  # the store or the disk: nothing was applied
                 if self.store.shared and _is_conflict(error):
+                    self.conflicts += 1
                     continue  # another server took this row number: read it, check again
                 log.error("could not log an action of table %s: %s", table.id, error)
                 raise refuse(

@@ -1,0 +1,228 @@
+"""The tables' store on PostgreSQL, for several servers sharing one database.
+
+The same append-only log per table as the SQLite store (:mod:`akvo.online.store`), so that
+every server can serve every table: it loads a table on demand from the log, and before
+each action reads the rows other servers added (:meth:`PostgresStore.rows_since`). Two
+servers appending the same row number meet the primary key (table, seq): one commits,
+the other gets ``UniqueViolation`` and checks its action again on the new position, so an
+acknowledged action is never lost nor logged twice.
+
+Each append notifies the channel (``pg_notify`` in the same transaction: sent on commit
+only) with ``"<seq> <table id>"``; :meth:`PostgresStore.listen` hears every server's rows
+on a connection of its own, in a thread, and hands them to the service, which pushes them
+to its own subscribers.
+
+Needs ``psycopg`` (3), from the ``online`` extra, and a PostgreSQL server (Debian's
+``postgresql``); ``dsn`` is a libpq connection string (``host=/run/postgresql
+dbname=akvo``).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any, Final
+
+from akvo.extras import optional
+from akvo.online.store import Listener, StoredTable
+
+if TYPE_CHECKING:
+    import psycopg
+
+#: The channel every server's rows are announced on.
+CHANNEL: Final = "akvo_tables"
+
+SCHEMA: Final = """
+CREATE TABLE IF NOT EXISTS akvo_tables (
+    id TEXT PRIMARY KEY,
+    created DOUBLE PRECISION NOT NULL,
+    setup TEXT NOT NULL,
+    credentials TEXT NOT NULL,
+    finished DOUBLE PRECISION,
+    expired DOUBLE PRECISION,
+    record TEXT
+);
+CREATE TABLE IF NOT EXISTS akvo_actions (
+    table_id TEXT NOT NULL REFERENCES akvo_tables(id),
+    seq INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    at DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (table_id, seq)
+);
+CREATE INDEX IF NOT EXISTS akvo_open_tables ON akvo_tables (finished, expired);
+CREATE OR REPLACE FUNCTION akvo_actions_guard() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP = 'UPDATE' OR EXISTS (
+        SELECT 1 FROM akvo_tables
+        WHERE id = OLD.table_id AND finished IS NULL AND expired IS NULL
+    ) THEN
+        RAISE EXCEPTION 'the action log is append-only';
+    END IF;
+    RETURN OLD;
+END $$;
+CREATE OR REPLACE TRIGGER akvo_actions_guard BEFORE UPDATE OR DELETE ON akvo_actions
+FOR EACH ROW EXECUTE FUNCTION akvo_actions_guard();
+"""
+_COLUMNS: Final = "id, setup, credentials, finished, expired"
+
+
+class PostgresStore:
+    """The tables on a PostgreSQL database (see the module docstring). ``now``: the clock
+    of the rows' times (tests give their own)."""
+
+    shared = True
+
+    def __init__(
+        self, dsn: str, now: Callable[[], float] = time.time, channel: str = CHANNEL
+    ) -> None:
+        self._psycopg = optional("psycopg")
+        self.dsn = dsn
+        self.channel = channel
+        self._now = now
+        self._lock = threading.Lock()
+        self._db: psycopg.Connection[Any] = self._psycopg.connect(dsn, autocommit=True)
+        with self._lock, self._db.transaction():
+            # Servers starting together: one creates the schema, the others wait for it.
+            self._db.execute("SELECT pg_advisory_xact_lock(hashtext('akvo_tables_schema'))")
+            self._db.execute(SCHEMA)
+
+    def close(self) -> None:
+        self._db.close()
+
+    def _all(self, query: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        with self._lock:
+            return self._db.execute(query, args).fetchall()  # type: ignore[arg-type]
+
+    def create(self, table_id: str, setup: dict[str, Any], credentials: dict[str, Any]) -> None:
+        """Store a new table (committed on return)."""
+        with self._lock:
+            self._db.execute(
+                "INSERT INTO akvo_tables (id, created, setup, credentials) VALUES (%s, %s, %s, %s)",
+                (table_id, self._now(), _json(setup), _json(credentials)),
+            )
+
+    def append(self, table_id: str, seq: int, seat: int, action: str) -> None:
+        """Log row ``seq`` of a table and announce it; committed on return. A row number
+        another server took first raises ``psycopg.errors.UniqueViolation``."""
+        with self._lock, self._db.transaction():
+            self._db.execute(
+                "INSERT INTO akvo_actions (table_id, seq, seat, action, at) "
+                "VALUES (%s, %s, %s, %s, %s)",
+                (table_id, seq, seat, action, self._now()),
+            )
+            self._db.execute("SELECT pg_notify(%s, %s)", (self.channel, f"{seq} {table_id}"))
+
+    def finish(self, table_id: str, record: dict[str, Any]) -> None:
+        with self._lock:
+            self._db.execute(
+                "UPDATE akvo_tables SET finished = %s, record = %s "
+                "WHERE id = %s AND finished IS NULL",
+                (self._now(), _json(record), table_id),
+            )
+
+    def load(self, table_id: str) -> StoredTable | None:
+        found = self._all(f"SELECT {_COLUMNS} FROM akvo_tables WHERE id = %s", (table_id,))
+        return self._stored(found[0]) if found else None
+
+    def rows_since(self, table_id: str, seq: int) -> list[tuple[int, int, str]]:
+        rows = self._all(
+            "SELECT seq, seat, action FROM akvo_actions WHERE table_id = %s AND seq >= %s "
+            "ORDER BY seq",
+            (table_id, seq),
+        )
+        return [(int(q), int(s), str(a)) for q, s, a in rows]
+
+    def open_tables(self) -> Iterator[StoredTable]:
+        found = self._all(
+            f"SELECT {_COLUMNS} FROM akvo_tables WHERE finished IS NULL AND expired IS NULL "
+            "ORDER BY created"
+        )
+        for row in found:
+            yield self._stored(row)
+
+    def finished_ids(self, limit: int = 100) -> list[str]:
+        found = self._all(
+            "SELECT id FROM akvo_tables WHERE finished IS NOT NULL ORDER BY finished DESC LIMIT %s",
+            (limit,),
+        )
+        return [str(row[0]) for row in found]
+
+    def record(self, table_id: str) -> str | None:
+        found = self._all("SELECT record FROM akvo_tables WHERE id = %s", (table_id,))
+        return None if not found or found[0][0] is None else str(found[0][0])
+
+    def count_rows(self, table_id: str) -> int:
+        found = self._all("SELECT COUNT(*) FROM akvo_actions WHERE table_id = %s", (table_id,))
+        return int(found[0][0])
+
+    def expire_idle(self, idle: float) -> list[str]:
+        """Mark expired the open tables without a new row for ``idle`` seconds."""
+        found = self._all(
+            "UPDATE akvo_tables t SET expired = %s WHERE finished IS NULL AND expired IS NULL "
+            "AND COALESCE((SELECT MAX(at) FROM akvo_actions WHERE table_id = t.id), created) "
+            "< %s RETURNING id",
+            (self._now(), self._now() - idle),
+        )
+        return [str(row[0]) for row in found]
+
+    def prune(self, keep: int) -> int:
+        """Delete the oldest ended tables beyond the ``keep`` most recent."""
+        with self._lock, self._db.transaction():
+            old = self._db.execute(
+                "SELECT id FROM akvo_tables WHERE finished IS NOT NULL OR expired IS NOT NULL "
+                "ORDER BY COALESCE(finished, expired) DESC OFFSET %s",
+                (keep,),
+            ).fetchall()
+            ids = [row[0] for row in old]
+            self._db.execute("DELETE FROM akvo_actions WHERE table_id = ANY(%s)", (ids,))
+            self._db.execute("DELETE FROM akvo_tables WHERE id = ANY(%s)", (ids,))
+        return len(ids)
+
+    def size(self) -> int:
+        found = self._all(
+            "SELECT pg_total_relation_size('akvo_tables') + pg_total_relation_size('akvo_actions')"
+        )
+        return int(found[0][0])
+
+    def listen(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener(table_id, seq)`` (in a thread of its own) for every row any
+        server appends from now on; returns the function that stops listening."""
+        connection = self._psycopg.connect(self.dsn, autocommit=True)
+        connection.execute(f'LISTEN "{self.channel}"')
+        stopped = threading.Event()
+
+        def hear() -> None:
+            while not stopped.is_set():
+                for note in connection.notifies(timeout=0.2):
+                    seq, _, table_id = note.payload.partition(" ")
+                    if seq.isdigit() and table_id:
+                        listener(table_id, int(seq))
+
+        thread = threading.Thread(target=hear, name="akvo-tables-listen", daemon=True)
+        thread.start()
+
+        def stop() -> None:
+            stopped.set()
+            thread.join(2)
+            connection.close()
+
+        return stop
+
+    def _stored(self, found: tuple[Any, ...]) -> StoredTable:
+        table_id, setup, credentials, finished, expired = found
+        rows = self.rows_since(str(table_id), 0)
+        return StoredTable(
+            str(table_id),
+            str(setup),
+            str(credentials),
+            rows,
+            finished is not None,
+            expired is not None,
+        )
+
+
+def _json(data: dict[str, Any]) -> str:
+    return json.dumps(data, ensure_ascii=False, sort_keys=True)
