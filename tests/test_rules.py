@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from akvo.config import DEFAULT_RULES, RulesConfig
+from akvo.config import CHOICES, DEFAULT_RULES, RulesConfig
 from akvo.errors import AkvoError, RulesError
 from akvo.rules import (
     CHARACTERS,
@@ -133,15 +133,10 @@ def test_preset_teams_of_the_annex() -> None:
 
 
 def test_rules_config_defaults_and_variants() -> None:
-    assert DEFAULT_RULES.to_dict() == {
-        "weather": "bag",
-        "prodige": "four",
-        "grimoire": "standard",
-        "rune_u": "restores_ultime",
-        "mouvement_rune": "is_the_rune",
-        "ship_advance_runes": "one",
-        "rouleau_mouvement": "no_rune",
-    }
+    # Every variant's default is its first option (docs/rulings.md states each one:
+    # tests/test_rulings_doc.py); two spelled out here.
+    assert DEFAULT_RULES.to_dict() == {field: options[0] for field, options in CHOICES.items()}
+    assert DEFAULT_RULES.weather == "bag" and DEFAULT_RULES.rune_u == "restores_ultime"
     assert RulesConfig.from_text("weather=coin, prodige=all") == RulesConfig(
         weather="coin", prodige="all"
     )

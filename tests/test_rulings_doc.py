@@ -48,9 +48,8 @@ def test_each_variant_is_named_under_its_ruling_with_its_options_default_first()
         assert options[0] == getattr(DEFAULT_RULES, field)
     headings = HEADING.findall(DOC.read_text(encoding="utf-8"))
     variant_headings = {rid for rid, title in headings if "variant" in title}
-    assert variant_headings == set(VARIANT_RULINGS.values()) == {
-        "R8", "R13", "R18", "R19", "R20", "R22"
-    }  # fmt: skip
+    assert variant_headings == set(VARIANT_RULINGS.values())
+    assert {"R8", "R20"} <= variant_headings  # the weather's, the ship's and Rouleau's
 
 
 def test_nothing_in_the_repository_reads_the_shared_folder() -> None:

@@ -216,15 +216,8 @@ def test_no_code_compares_a_phase_with_its_label() -> None:
 def test_each_vocabulary_is_declared_once() -> None:
     """The variants' options come from the fields' Literals (default first); the runes a
     shot names are rune categories, split between the sides by R20."""
-    assert CHOICES == {
-        "weather": ("bag", "coin"),
-        "prodige": ("four", "all"),
-        "grimoire": ("standard", "swapped"),
-        "rune_u": ("restores_ultime", "names_only"),
-        "mouvement_rune": ("is_the_rune", "separate"),
-        "ship_advance_runes": ("one", "per_order"),
-        "rouleau_mouvement": ("no_rune", "plus_one"),
-    }
+    assert CHOICES["weather"] == ("bag", "coin")  # every variant: tests/test_rulings_doc.py
+    assert set(CHOICES) == set(RulesConfig().to_dict())
     assert RulesConfig().to_dict() == {field: options[0] for field, options in CHOICES.items()}
     assert {RuneCategory(name) for name in ROLL_RUNES} == {
         RuneCategory.ATTAQUE,
