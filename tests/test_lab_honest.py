@@ -151,3 +151,32 @@ def test_effects_from_two_matches_per_pair_carry_a_caveat() -> None:
     for effect in report.effects:
         assert _inside(effect.effect, -1.0, 1.0)
     assert f"# {report.effects_caveat}" in report.to_text()
+
+
+def test_two_readings_side_by_side_for_the_book() -> None:
+    from akvo.lab import compare_readings
+
+    options = {"n": 8, "seed": 3, "workers": 0, "progress": False}
+    first, second, diff = compare("perrockiss", "fish-tank", other_rules="weather=coin",
+                                  **options)  # type: ignore[arg-type]  # fmt: skip
+    side = compare_readings(first, second, ("sac", "pièce"))
+    paired_, unpaired, luck = side.intervals
+    assert (paired_.key, unpaired.key, luck.key) == ("paired", "unpaired", "luck")
+    assert paired_.interval == diff.delta and unpaired.interval == diff.unpaired
+    assert diff.luck is not None and luck.interval == diff.luck.delta
+    for row in side.intervals:
+        assert _inside(row.interval, -1.0, 1.0)
+    assert side.coverage == diff.rules and side.coverage[0].field == "weather"
+    for results, shown in zip((first, second), side.distributions, strict=True):
+        winners = results.column("winner")
+        assert shown.outcomes == (winners.count("A"), winners.count("draw"), winners.count("B"))
+        differences = [r.score_a - r.score_b for r in results]
+        assert shown.score_differences == tuple(differences.count(v) for v in side.support)
+        assert sum(shown.score_differences) == 8
+    assert side.distributions[1].name == "pièce"
+    assert any("Trop peu de matchs (8)" in c for c in side.caveats)
+    assert side.to_dict()["intervals"]["luck"]["high"] == luck.interval.high
+    same = compare_readings(first, first)
+    assert same.identical and same.caveats == (
+        "Les deux lectures sont identiques : mêmes matchs, différence nulle.",
+    )

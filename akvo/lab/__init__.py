@@ -10,6 +10,7 @@
     results.to_csv("results.csv")    # one line per match
     _, _, diff = compare("perrockiss", "fish-tank", n=2000, seed=1, other_rules="weather=coin")
     diff.delta                       # paired difference of A's match points, 95 % interval
+    side = compare_readings(*compare(...)[:2])  # paired, unpaired, luck-adjusted, plot data
     report = tournament(n=1000, workers=2)  # the balance report: akvo.lab.tournament
     open("balance.csv", "w").write(report.to_csv())
 
@@ -19,6 +20,7 @@ Runs on dask.distributed (a LocalCluster by default, or ``client=`` / ``schedule
 
 from akvo.lab.options import parse_rules, rules_text
 from akvo.lab.ratings import bradley_terry
+from akvo.lab.readings import ReadingsComparison, compare_readings
 from akvo.lab.results import (
     COLUMNS,
     LUCK_COLUMNS,
@@ -37,9 +39,11 @@ from akvo.lab.stats import (
     luck_adjusted,
     mean_interval,
     paired,
+    points_interval,
     proportion,
     roll_stakes,
     summarise,
+    within,
 )
 from akvo.lab.tournament import BalanceReport, tournament
 
@@ -53,16 +57,19 @@ __all__ = [
     "LabError",
     "LuckAdjusted",
     "MatchResult",
+    "ReadingsComparison",
     "Results",
     "Summary",
     "bradley_terry",
     "compare",
+    "compare_readings",
     "dask_client",
     "difference_interval",
     "luck_adjusted",
     "mean_interval",
     "paired",
     "parse_rules",
+    "points_interval",
     "proportion",
     "replay_match",
     "roll_stakes",
@@ -70,4 +77,5 @@ __all__ = [
     "simulate",
     "summarise",
     "tournament",
+    "within",
 ]
