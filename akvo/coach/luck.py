@@ -173,8 +173,8 @@ def match_luck(record: object, judge: Judge | None = None) -> Luck:
     for index, first, turn, roller, words, probabilities in events:
         count = len(probabilities)
         before = sum(float(p) * chances[first + i] for i, p in enumerate(probabilities))
-        after = chances[first + count]
-        rolls.append(RollLuck(index + 1, turn, roller, words, before, after))
+        chance_after = chances[first + count]
+        rolls.append(RollLuck(index + 1, turn, roller, words, before, chance_after))
     result = {"A": 1.0, "B": 0.0, "draw": 0.5}.get(final.result or "")
     return Luck(tuple(rolls), chances[0], result)
 
