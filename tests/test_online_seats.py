@@ -309,3 +309,72 @@ def test_an_action_body_with_an_unknown_field_is_refused() -> None:
         service.act_request(table_id, ["orders AAAA AA"])
     service.act_request(table_id, {"action": "orders AAAA AA"}, tokens[0])
     assert service.table(table_id).rows == [(0, "orders AAAA AA")]
+
+
+def test_a_seat_nobody_opened_may_be_filled_by_a_bot_later() -> None:
+    service = _service(FakeTime())
+    made = _create(service, players=6)
+    table_id, tokens = str(made["table"]), _tokens(made)
+    service.subscribe(table_id, tokens[4], lambda _: None)
+    service.hand_over(table_id, tokens[0], "A3", "normal")  # never opened: anyone fills it
+    with pytest.raises(TableRefusal) as refused:
+        service.hand_over(table_id, tokens[0], "B2", "normal")  # B2 is here
+    assert refused.value.code == "not_offered"
+    assert service.table(table_id).controller(2) == "greedy"
+
+
+def test_the_other_sides_deadlines_do_not_tell_when_its_parts_came() -> None:
+    """Two tables on the same clock, A1 sends its part in one only: B's views are equal."""
+    views = []
+    for sends in (True, False):
+        now = FakeTime()
+        service = _service(now)
+        made = _create(service, players=4, clock={"mode": "en direct", "minutes": 5})
+        table_id, tokens = str(made["table"]), _tokens(made)
+        now.t += 30
+        if sends:
+            table = service.table(table_id)
+            service.act(table_id, tokens[0], next(a for a in table.actions(0) if "part" in a))
+        mine = service.view(table_id, tokens[1])
+        assert mine["seats"][1]["deadline"] == 1_000_300  # one's own side's clocks show
+        # A1 sent its part but owes the ship's token: its clock starts again
+        assert mine["seats"][0]["deadline"] == (1_000_330 if sends else 1_000_300)
+        view = service.view(table_id, tokens[2])
+        views.append({k: v for k, v in view.items() if k != "table"})
+        assert [s["deadline"] for s in view["seats"]] == [None, None, 1_000_300, 1_000_300]
+    assert views[0] == views[1]
+
+
+def test_seat_bots_play_on_the_servers_event_loop() -> None:
+    """With a loop attached, a seat's bot plays there; a slow one in a worker thread."""
+    import asyncio
+
+    from tests.tables_play import run_async
+
+    async def play() -> tuple[str | None, bool]:
+        service = _service(FakeTime())
+        service.attach(asyncio.get_running_loop())
+        made = _create(service, players=4, bots={"A2": "fort", "B2": "normal"})
+        table_id, tokens = str(made["table"]), _tokens(made)
+        table = service.table(table_id)
+        for _ in range(600):
+            if 1 in table.parts(0) and 3 in table.parts(1):
+                break
+            await asyncio.sleep(0.05)
+        service.close()
+        assert tokens[1] is None
+        return table.controller(1), 3 in table.parts(1) and 1 in table.parts(0)
+
+    assert run_async(play()) == ("search", True)
+
+
+def test_a_player_whose_part_is_in_is_not_waited_for() -> None:
+    table = new_table(6)
+    assert table.awaited_seats() == (0, 1, 2, 3, 4, 5)
+    table.propose(0, next(a for a in table.actions(0) if a.startswith("part")))
+    assert table.awaited_seats() == (1, 2, 3, 4, 5) and 0 in table.deciding_seats()
+    four = new_table(4)
+    four.propose(0, next(a for a in four.actions(0) if a.startswith("part")))
+    assert 0 in four.awaited_seats()  # A1 still owes the ship's token with A2
+    four.propose(0, "propose AT-B")
+    assert 0 not in four.awaited_seats() and 1 in four.awaited_seats()

@@ -57,7 +57,7 @@ from akvo.match.state import MatchState
 from akvo.online.clock import LIVE, SeatClocks
 from akvo.online.seating import BOT_NAMES, TableRefusal, TableSetup, parse_request, refuse
 from akvo.online.store import Store, StoredTable
-from akvo.online.table import SEAT_BACK, SEAT_BOT, SPECTATOR, Table
+from akvo.online.table import PLAYER, SEAT_BACK, SEAT_BOT, SPECTATOR, Table
 from akvo.online.views import Coach, Labels, PlainLabels, seat_view, seat_view_json
 
 log = logging.getLogger("akvo.online")
@@ -150,6 +150,8 @@ class _Open:
     since: list[float] = field(default_factory=list)
     offered: dict[int, float] = field(default_factory=dict)
     changed: float = 0.0
+    #: Seats whose player opened the table at least once (an event stream or a move).
+    joined: list[bool] = field(default_factory=list)
 
 
 class _Pending(Exception):
@@ -327,6 +329,13 @@ class TableService:
             streams=[0] * seats,
             since=[now] * seats,
             changed=now,
+            joined=[
+                any(
+                    s == seat and by == PLAYER
+                    for (s, _), by in zip(table.rows, table.authors, strict=True)
+                )
+                for seat in range(seats)
+            ],
         )
 
     # --- reading ----------------------------------------------------------------------------
@@ -387,6 +396,7 @@ class TableService:
         self._commit(entry, seat, action, lambda t: t.check(seat, action))
         entry.table.propose(seat, action)
         entry.offered.pop(seat, None)
+        entry.joined[seat] = True
         self._after_change(entry, acted=seat)
         return seat_view(entry.table, seat, self.labels, coach=self.coach)
 
@@ -447,7 +457,7 @@ class TableService:
             self.store.finish(table.id, _record(table))
             self._remember_finished(table.id)
         if entry.clocks is not None:
-            entry.clocks.update(table.deciding_seats(), table.state.turn, now, acted)
+            entry.clocks.update(table.awaited_seats(), table.state.turn, now, acted)
         self._show_live(entry)
         self._push(entry)
         self._wake_bot(entry)
@@ -467,7 +477,8 @@ class TableService:
     ) -> dict[str, Any]:
         """Seat ``token`` hands ``seat`` (its index or ``A2``…) to ``bot`` (a name of
         :data:`akvo.bots.BOTS`, engine or French): its own seat at any time, another one
-        when it is offered (out of time, or its player away). Returns the caller's view."""
+        when it is offered (out of time, or its player away) or nobody ever opened it.
+        Returns the caller's view."""
         entry, by = self._seat(table_id, token)
         if by == SPECTATOR:
             raise refuse("spectator", "Un spectateur regarde sans jouer.")
@@ -476,7 +487,8 @@ class TableService:
         if not isinstance(bot, str) or bot not in BOT_NAMES:
             shown = ", ".join(BOT_NAMES)
             raise refuse("bots", f"Bot inconnu\u00a0; au choix\u00a0: {shown}.")
-        if index != by and index not in entry.offered:
+        empty = not entry.joined[index]  # a seat nobody ever opened: anyone may fill it
+        if index != by and index not in entry.offered and not empty:
             raise refuse(
                 "not_offered",
                 f"La place de {table.seats[index].called} n’est pas libre\u00a0: son joueur "
@@ -526,7 +538,7 @@ class TableService:
         if clocks.clock.mode == LIVE:
             due |= {
                 s
-                for s in table.deciding_seats()
+                for s in table.awaited_seats()
                 if entry.streams[s] == 0 and now - entry.since[s] >= clocks.clock.seconds
             }
         due &= set(people)
@@ -728,6 +740,7 @@ class TableService:
             return
         before = entry.streams[seat] > 0
         entry.streams[seat] += change
+        entry.joined[seat] = True
         if before != (entry.streams[seat] > 0):
             entry.since[seat] = self.now()
             self._show_live(entry)

@@ -268,6 +268,26 @@ class Table:
             if self.controller(s.index) is None and self.actions(s.index)
         )
 
+    def awaited_seats(self) -> tuple[int, ...]:
+        """The seats played by people that the table waits for (their clocks run): the
+        deciding seats, but at the orders only those whose part is missing or who owe the
+        ship's token (a proposal, or the answer to their partner's); a seat that may only
+        send its part again is not awaited."""
+        deciding = self.deciding_seats()
+        if self.state.phase != ORDERS or self.setup.per_side == 1:
+            return deciding
+        return tuple(s for s in deciding if self._owes_orders(self.seats[s]))
+
+    def _owes_orders(self, seat: Seat) -> bool:
+        side = seat.side
+        if self._part_units(seat) and seat.index not in self._parts[side]:
+            return True
+        central = {BARREUR, LANCEUR} & set(seat.characters)
+        if not central or not self.ship_shared(side) or self._ship[side] is not None:
+            return False
+        offer = self._ship_offer[side]
+        return offer is None or offer.seat != seat.index
+
     def bot_seats(self) -> tuple[int, ...]:
         """The seats played by a bot of their own (not a whole side's) that may act now."""
         return tuple(
