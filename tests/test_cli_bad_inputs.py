@@ -133,6 +133,21 @@ def test_an_unreachable_scheduler_is_named_before_dask_is_asked(closed_port: int
     check_scheduler("inproc://somewhere")  # other transports: left to Dask's own timeout
 
 
+def test_a_port_that_answers_is_a_scheduler_only_if_it_greets_like_one() -> None:
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=0, processes=False, protocol="tcp", host="127.0.0.1", dashboard_address=None
+    ) as cluster:
+        assert cluster.scheduler_address.startswith("tcp://127.0.0.1:")
+        check_scheduler(cluster.scheduler_address)  # a real scheduler passes
+    with socket.socket() as silent:  # listens, accepts, never speaks (another service)
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        address = f"tcp://127.0.0.1:{silent.getsockname()[1]}"
+        with pytest.raises(LabError, match="something answers there, but not a Dask"):
+            check_scheduler(address, timeout=0.2)
+
+
 def test_a_table_that_fails_at_the_end_is_kept_with_the_summary(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -157,7 +157,7 @@ def dask_client(
         check_scheduler(scheduler)
         try:
             remote = dist.Client(scheduler, timeout=SCHEDULER_TIMEOUT)
-        except (OSError, TimeoutError) as error:  # answered the port but not as a scheduler
+        except Exception as error:  # greeted like a scheduler, then failed: any reason
             raise LabError(f"scheduler unreachable: {scheduler} ({error})") from None
         with remote:
             yield remote
@@ -187,8 +187,10 @@ SCHEDULER_PORT = 8786
 
 def check_scheduler(address: str, timeout: float = SCHEDULER_TIMEOUT) -> None:
     """Raise :class:`LabError` « scheduler unreachable: ADDRESS (reason) » unless a TCP
-    connection to the scheduler opens within ``timeout`` seconds: called before any work
-    starts. Addresses of other transports (``inproc://``, ``ucx://``) are left to Dask."""
+    connection to the scheduler opens within ``timeout`` seconds and, over plain TCP, the
+    server greets it as a Dask scheduler does (another service on that port would
+    otherwise leave Dask reading its reply as a message): called before any work starts.
+    Addresses of other transports (``inproc://``, ``ucx://``) are left to Dask."""
     if not isinstance(address, str) or not address.strip():
         raise LabError(f"a scheduler address is a text such as tcp://host:8786, got {address!r}")
     scheme, separator, rest = address.strip().partition("://")
@@ -202,12 +204,32 @@ def check_scheduler(address: str, timeout: float = SCHEDULER_TIMEOUT) -> None:
     if not port.isdigit() or not 0 < int(port) < 65536:
         raise LabError(f"scheduler address {address!r} has no valid port (tcp://host:8786)")
     try:
-        with socket.create_connection((host.strip("[]") or "127.0.0.1", int(port)), timeout):
-            pass
+        with socket.create_connection((host.strip("[]") or "127.0.0.1", int(port)), timeout) as s:
+            greeting = _first_bytes(s, 8) if scheme == "tcp" else b"\0" * 8
     except TimeoutError:
         raise LabError(f"scheduler unreachable: {address} (no answer in {timeout:g} s)") from None
     except OSError as error:
         raise LabError(f"scheduler unreachable: {address} ({error.strerror or error})") from None
+    if len(greeting) < 8 or int.from_bytes(greeting, "little") > 2**20:
+        raise LabError(
+            f"scheduler unreachable: {address} (something answers there, but not a Dask scheduler)"
+        )
+
+
+def _first_bytes(connection: socket.socket, count: int) -> bytes:
+    """Up to ``count`` bytes a server sends first (a Dask scheduler greets every new
+    connection with one message, led by its size as 8 bytes little-endian); ``b""`` if it
+    closes or says nothing before the socket's timeout."""
+    data = b""
+    try:
+        while len(data) < count:
+            chunk = connection.recv(count - len(data))
+            if not chunk:
+                break
+            data += chunk
+    except TimeoutError:
+        pass
+    return data
 
 
 def _dask() -> Any:
