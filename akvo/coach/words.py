@@ -73,7 +73,8 @@ def percent(p: float) -> str:
 
 def points(x: float) -> str:
     """A win-chance difference in points (1 point = 1 %): ``0.123`` → ``"12,3 points"``."""
-    return f"{x * 100:.1f}".replace(".", ",") + f"{NBSP}point" + ("s" if abs(x) >= 0.02 else "")
+    sign = "−" if x < 0 else ""
+    return f"{sign}{abs(x) * 100:.1f}".replace(".", ",") + f"{NBSP}point" + ("s" if abs(x) >= 0.02 else "")
 
 
 def number(x: float, digits: int = 2) -> str:
