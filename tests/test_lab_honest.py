@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from akvo.lab import Results, compare, paired, proportion, summarise, tournament
 from akvo.lab.coverage import USE_COLUMNS
 from akvo.lab.results import LUCK_COLUMNS, STAKE_COLUMNS, MatchResult
-from akvo.lab.stats import Interval, mean_interval, points_interval, within
+from akvo.lab.stats import MIN_SAMPLE, Interval, mean_interval, points_interval, within
 from akvo.lab.tournament import MIN_MATCHES_PER_PAIR, BalanceReport, TeamResult
 
 WINNERS = st.sampled_from(["A", "B", "draw"])
@@ -69,6 +69,12 @@ def test_a_small_simulation_shows_no_impossible_value(
         assert _inside(interval, 0.0, 1.0)
     for interval in (summary.score_a, summary.score_b):
         assert _inside(interval, 0.0, math.inf)  # a mean score is never below 0
+    assert summary.caveat == (
+        f"Peu de matchs ({len(matches)}, moins de 30) : intervalles larges, à confirmer sur "
+        "plus de matchs."
+    )
+    enough = summarise(_results(matches * math.ceil(MIN_SAMPLE / len(matches))))
+    assert enough.caveat is None
 
 
 @settings(max_examples=150, deadline=None)

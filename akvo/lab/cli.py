@@ -140,6 +140,8 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> None:
         print(f"# interrupted: {len(results)} of {args.matches} matches finished", file=out)
     summary = results.summary(args.method)
     print(summary.to_text(), file=out)
+    if summary.caveat:
+        print(f"# {summary.caveat}", file=out)
     print("# what the matches used (times in all, matches)", file=out)
     print(summary.uses_text(), file=out)
     if args.compare_rules is not None:

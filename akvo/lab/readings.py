@@ -19,12 +19,7 @@ from typing import Any
 
 from akvo.lab.coverage import RuleUse
 from akvo.lab.results import LabError, Results
-from akvo.lab.stats import Comparison, Interval, paired
-from akvo.lab.tournament import MIN_MATCHES_PER_PAIR
-
-#: The fewest matches for the page to read a difference without a caveat (the balance
-#: report's minimum per pair).
-MIN_MATCHES = MIN_MATCHES_PER_PAIR
+from akvo.lab.stats import MIN_SAMPLE, Comparison, Interval, paired
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,9 +164,9 @@ def _caveats(comparison: Comparison) -> tuple[str, ...]:
             "où les deux lectures diffèrent ; aucun effet ne peut être mesuré (ce n’est pas "
             "un effet nul)."
         )
-    if comparison.matches < MIN_MATCHES:
+    if comparison.matches < MIN_SAMPLE:
         out.append(
             f"Trop peu de matchs ({comparison.matches}) pour conclure : il en faut au moins "
-            f"{MIN_MATCHES} ; les intervalles disent ce que ces matchs permettent."
+            f"{MIN_SAMPLE} ; les intervalles disent ce que ces matchs permettent."
         )
     return tuple(out)

@@ -17,6 +17,10 @@ from akvo.rules import tier_for_turn
 
 LEVEL = 0.95
 METHODS = ("wilson", "exact")
+#: The fewest matches behind a figure for the lab to read it without a caveat, or to rank
+#: by it (teams, effects): with fewer, a win rate's interval spans most of [0, 1] and the
+#: order of close teams changes from seed to seed.
+MIN_SAMPLE = 30
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +123,16 @@ class Summary:
     method: str
     meta: dict[str, Any]
     uses: dict[str, tuple[int, int]]  # column of USE_COLUMNS → (times in all, matches)
+
+    @property
+    def caveat(self) -> str | None:
+        """For the page (French): why these figures are only indicative, or ``None``."""
+        if self.matches >= MIN_SAMPLE:
+            return None
+        return (
+            f"Peu de matchs ({self.matches}, moins de {MIN_SAMPLE}) : intervalles larges, "
+            "à confirmer sur plus de matchs."
+        )
 
     def rows(self) -> list[tuple[str, float, float | None, float | None]]:
         """(measure, estimate, low, high) lines: the table the command line prints."""

@@ -42,14 +42,13 @@ from akvo.lab.run import (
     play_tasks,
     team_of,
 )
-from akvo.lab.stats import Interval, mean_interval, proportion
+from akvo.lab.stats import MIN_SAMPLE, Interval, mean_interval, proportion
 from akvo.rules import PRESET_TEAMS
 from akvo.teams import Team
 
 #: The fewest matches per ordered pair (plain, or replayed for the effects) for the report
-#: to rank the teams or the effects: with fewer, a pair's win rate rests on a handful of
-#: matches, its interval spans most of [0, 1], and the order changes from seed to seed.
-MIN_MATCHES_PER_PAIR = 30
+#: to rank the teams or the effects (:data:`~akvo.lab.stats.MIN_SAMPLE`).
+MIN_MATCHES_PER_PAIR = MIN_SAMPLE
 
 #: CSV columns of the report (one line per pair, per team, per item and the edge).
 CSV_COLUMNS = (
