@@ -101,8 +101,9 @@ def did_you_mean(value: object, known: Iterable[str]) -> str:
         return ""
     from difflib import get_close_matches
 
-    by_fold = {name.casefold(): name for name in known}
-    close = get_close_matches(value.strip().casefold(), list(by_fold), n=3, cutoff=0.75)
+    plain = str.__str__(value)  # a str subclass's own methods never run here
+    by_fold = {str.__str__(name).casefold(): name for name in known}
+    close = get_close_matches(plain.strip().casefold(), list(by_fold), n=3, cutoff=0.75)
     if not close:
         return ""
     names = [by_fold[c] for c in close]
