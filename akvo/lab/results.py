@@ -12,6 +12,7 @@ from typing import Any
 
 from akvo.errors import AkvoError
 from akvo.lab.coverage import USE_COLUMNS
+from akvo.outputs import write_whole
 
 
 class LabError(AkvoError):
@@ -171,7 +172,8 @@ class Results(Sequence[MatchResult]):
 
     # --- export ----------------------------------------------------------------------------
     def to_csv(self, path: str | Path | None = None) -> str:
-        """The table as CSV text (one header line, one line per match); written if ``path``."""
+        """The table as CSV text (one header line, one line per match); written if ``path``
+        (whole or not at all: :func:`akvo.outputs.write_whole`)."""
         out = io.StringIO()
         writer = csv.DictWriter(out, COLUMNS, lineterminator="\n")
         writer.writeheader()
@@ -179,7 +181,7 @@ class Results(Sequence[MatchResult]):
             writer.writerow(row.as_row())
         text = out.getvalue()
         if path is not None:
-            Path(path).write_text(text, encoding="utf-8")
+            write_whole(Path(path), text)
         return text
 
     def to_json(self, path: str | Path | None = None) -> str:
@@ -193,7 +195,7 @@ class Results(Sequence[MatchResult]):
             ensure_ascii=False,
         )
         if path is not None:
-            Path(path).write_text(text, encoding="utf-8")
+            write_whole(Path(path), text)
         return text
 
     @classmethod
