@@ -51,7 +51,7 @@ def test_idle_tables_expire_as_records_and_are_not_replayed(tmp_path: Path) -> N
     with pytest.raises(TableRefusal) as refused:
         service.act(idle, tokens[0], "orders AAAA AA")
     assert refused.value.code == "expired"
-    assert service.view(idle, tokens[0])["table"] == idle  # still readable
+    assert service.view(idle, tokens[0])["status"] == "expired"  # still readable
     assert service.store.count_rows(idle) == 1  # kept as a record
     service.store.close()
     again = TableService(TableStore(path, now=now), now=now, idle_limit=7 * DAY)

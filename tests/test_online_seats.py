@@ -6,6 +6,7 @@ Time is a fake clock given to the service (``now``): every test is instant."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -378,3 +379,20 @@ def test_a_player_whose_part_is_in_is_not_waited_for() -> None:
     assert 0 in four.awaited_seats()  # A1 still owes the ship's token with A2
     four.propose(0, "propose AT-B")
     assert 0 not in four.awaited_seats() and 1 in four.awaited_seats()
+
+
+def test_a_takeover_survives_a_restart(tmp_path: Path) -> None:
+    now = FakeTime()
+    path = tmp_path / "tables.sqlite"
+    service = TableService(TableStore(path, now=now), now=now)
+    made = _create(service, players=4)
+    table_id, tokens = str(made["table"]), _tokens(made)
+    service.hand_over(table_id, tokens[3], "B2", "normal")
+    service.take_back(table_id, tokens[3])
+    rows = list(service.table(table_id).rows)
+    service.store.close()
+    again = TableService(TableStore(path, now=now), now=now)
+    assert again.load() == 1
+    table = again.table(table_id)
+    assert table.rows == rows and table.controller(3) == "greedy" and table.reclaiming(3)
+    assert again.view(table_id, tokens[0])["seats"][3]["played_by"] == "normal"

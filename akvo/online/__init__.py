@@ -8,8 +8,10 @@ routes requests here.
 - :mod:`akvo.online.roles`: which characters take each decision of the engine;
 - :mod:`akvo.online.table`: a table, the rules of who may act, orders assembled from parts;
 - :mod:`akvo.online.views`: what each seat and a spectator see;
+- :mod:`akvo.online.clock`: a table's clock (« en direct », « sur plusieurs jours »);
 - :mod:`akvo.online.store`: the SQLite store, an append-only action log per table;
-- :mod:`akvo.online.service`: open tables, tokens, bots, pushes.
+- :mod:`akvo.online.store_pg`: the same log on PostgreSQL, for several servers;
+- :mod:`akvo.online.service`: open tables, tokens, bots, pushes, presence, takeovers.
 """
 
 from akvo.online.seating import Seat, TableRefusal, TableSetup, parse_request

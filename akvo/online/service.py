@@ -277,6 +277,7 @@ class TableService:
             return None
         entry = self._new_entry(table, credentials)
         entry.recorded, entry.expired = stored.finished, stored.expired
+        self._show_live(entry)
         self._open[stored.id] = entry
         if table.finished:
             self._remember_finished(stored.id)
@@ -470,6 +471,7 @@ class TableService:
             None if clocks is None else clocks.deadline(s) for s in range(len(entry.streams))
         ]
         live.offered = tuple(sorted(entry.offered))
+        live.expired = entry.expired
 
     # --- who plays a seat -------------------------------------------------------------------
     def hand_over(

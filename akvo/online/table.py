@@ -89,6 +89,8 @@ class Live:
     present: list[bool]
     deadlines: list[float | None]
     offered: tuple[int, ...] = ()
+    #: The table expired, idle too long: readable, no longer played.
+    expired: bool = False
 
 
 class Table:

@@ -132,7 +132,7 @@ def seat_view(
         "clock": _clock(table),
         "teams": [{"name": t.name, "list": str(t)} for t in table.setup.teams],
         "rules": table.setup.rules.to_dict(),
-        "status": "finished" if table.finished else "playing",
+        "status": "finished" if table.finished else "expired" if table.live.expired else "playing",
         "result": state.result,
         "turn": state.turn,
         "tier": TIER_NUMERALS[state.tier],
