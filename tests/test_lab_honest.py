@@ -186,3 +186,15 @@ def test_two_readings_side_by_side_for_the_book() -> None:
     assert same.identical and same.caveats == (
         "Les deux lectures sont identiques : mêmes matchs, différence nulle.",
     )
+
+
+def test_an_interrupted_report_is_ranked_by_the_matches_it_played() -> None:
+    from dataclasses import replace
+
+    from akvo.lab.tournament import PairResult
+
+    short = PairResult("fish-tank", "perrockiss", 12, 6, 0, 6, proportion(6, 12),
+                       proportion(0, 12), Interval(0.0, 0.0, 0.0))  # fmt: skip
+    report = replace(_report(MIN_MATCHES_PER_PAIR, 0), pairs=(short,), complete=False)
+    assert report.fewest == 12 and not report.ranked
+    assert report.caveat is not None and "12 par paire" in report.caveat

@@ -137,9 +137,15 @@ class BalanceReport:
     complete: bool = True
 
     @property
+    def fewest(self) -> int:
+        """The fewest matches a pair played (``n`` unless the run was interrupted)."""
+        return min((p.matches for p in self.pairs), default=self.n)
+
+    @property
     def ranked(self) -> bool:
-        """Whether the pairs had enough matches to rank the teams (:data:`MIN_MATCHES_PER_PAIR`)."""
-        return self.n >= MIN_MATCHES_PER_PAIR
+        """Whether every pair had enough matches to rank the teams
+        (:data:`MIN_MATCHES_PER_PAIR`)."""
+        return self.fewest >= MIN_MATCHES_PER_PAIR
 
     @property
     def effects_ranked(self) -> bool:
@@ -152,7 +158,7 @@ class BalanceReport:
         if self.ranked:
             return None
         return (
-            f"Trop peu de matchs pour classer les équipes : {self.n} par paire, il en faut "
+            f"Trop peu de matchs pour classer les équipes : {self.fewest} par paire, il en faut "
             f"au moins {MIN_MATCHES_PER_PAIR}. Les équipes sont données dans l’ordre de la "
             "liste, sans rang ; leurs intervalles disent ce que ces matchs permettent."
         )
