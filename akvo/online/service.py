@@ -523,7 +523,10 @@ class TableService:
         self.drain()
         for entry in list(self._open.values()):
             if not entry.table.finished and not entry.expired:
-                self._tick_table(entry, now)
+                try:
+                    self._tick_table(entry, now)
+                except TableRefusal as refusal:  # the store, say: the next tick tries again
+                    log.error("table %s: takeover not done: %s", entry.table.id, refusal)
         for table_id in self.store.expire_idle(self.idle_limit):
             gone = self._open.pop(table_id, None)
             if gone is not None:
@@ -699,9 +702,14 @@ class TableService:
 
             def done(answer: asyncio.Future[str]) -> None:
                 entry.bot_busy = False
-                if not answer.cancelled() and answer.exception() is None:
-                    entry.decided[seat, moves] = answer.result()
-                    self._wake_bot(entry)
+                if answer.cancelled():
+                    return
+                if answer.exception() is not None:
+                    log.error("seat bot of table %s failed: %r", table.id, answer.exception())
+                    return
+                entry.decided = {k: v for k, v in entry.decided.items() if k[1] >= moves}
+                entry.decided[seat, moves] = answer.result()
+                self._wake_bot(entry)
 
             future.add_done_callback(done)
             return
