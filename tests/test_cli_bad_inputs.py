@@ -66,7 +66,7 @@ CASES = [
     ("tournament", "tournament -n 1 --workers 0 --out missing/b.csv", MISSING),
     ("tournament", "tournament -n 1 --scheduler 127.0.0.1:{port}", "unreachable: 127.0.0.1:{port}"),
     ("analyse", "analyse missing.json --workers 0", "cannot read 'missing.json'"),
-    ("analyse", "analyse {match} --rollouts 0", "outside 1"),
+    ("analyse", "analyse {match} --budget 0", "outside 1"),
     ("analyse", "analyse {match} --side C", "not a side"),
     ("analyse", "analyse {match} --workers 0 --out missing/a.tsv", MISSING),
     ("analyse", f"analyse {{match}} {CLOSED}", UNREACHABLE),

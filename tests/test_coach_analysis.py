@@ -306,30 +306,6 @@ def _write(tmp_path: Path, name: str, text: str) -> str:
     return str(path)
 
 
-def test_the_command_prints_the_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    match = _write(tmp_path, "match.json", json.dumps(record()))
-    argv = ["analyse", match, "--rollouts", "3", "--seed", "4", "--workers", "0", "--no-progress"]
-    assert main(argv) == 0
-    assert capsys.readouterr().out == analysis().to_text()
-
-
-def test_the_command_writes_the_table_or_json(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    match = _write(tmp_path, "match.json", json.dumps(record()))
-    common = [match, "--rollouts", "3", "--seed", "4", "--workers", "0", "--side", "A"]
-    out = tmp_path / "analyse.json"
-    assert main(["analyse", *common, "--out", str(out)]) == 0
-    printed = capsys.readouterr().out
-    assert printed.startswith("camp\tdécisions") and str(out) in printed
-    data = json.loads(out.read_text(encoding="utf-8"))
-    assert data["sides"] == ["A"] and data["rollouts"] == 3 and data["complete"]
-    assert {d["camp"] for d in data["decisions"]} == {"A"}
-    table = tmp_path / "analyse.tsv"
-    assert main(["analyse", *common, "--out", str(table)]) == 0
-    assert table.read_text(encoding="utf-8").startswith("\t".join(HEADER) + "\n")
-
-
 @pytest.mark.parametrize(
     ("content", "options", "message"),
     [
@@ -337,8 +313,8 @@ def test_the_command_writes_the_table_or_json(
         ("[1, 2]", [], "JSON object"),
         ('{"format": 1, "rules": {}, "teams": ["x", "y"], "actions": []}', [], "teams"),
         (None, ["--side", "C"], "side"),
-        (None, ["--rollouts", "0"], "rollouts"),
-        (None, ["--rollouts", "many"], "rollouts"),
+        (None, ["--budget", "0"], "budget"),
+        (None, ["--budget", "many"], "budget"),
         (None, ["--out", "x.csv"], "out"),
         (None, ["--workers", "1", "--scheduler", "tcp://127.0.0.1:1"], "not allowed"),
     ],

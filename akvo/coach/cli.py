@@ -1,11 +1,13 @@
 """``akvo analyse``: the post-match analysis on the command line.
 
-    akvo analyse match.json --side B --rollouts 32 --workers 2 --seed 1 --out analyse.tsv
+    akvo analyse match.json --side B --budget 2 --workers 2 --seed 1 --out analyse.tsv
 
-Prints the table of :meth:`akvo.coach.analysis.Analysis.to_text` (tab-separated, header
-``coup camp choix meilleur p_choix p_meilleur perte verdict``) and the summary per side;
-``--out FILE`` writes it to a file instead (``.json``: every decision with all its
-options, the win-chance curve and the three worst decisions) and prints the summary. A
+Prints the table of :meth:`akvo.coach.review.Review.to_text` (tab-separated, header
+``coup camp choix meilleur p_choix p_meilleur perte verdict``, the options in French),
+then each side's rating of play and its luck; ``--out FILE`` writes it to a file instead
+(``.json``: every decision with every option's value, reason and interval, the ratings
+and the luck of every roll) and prints the ratings and the luck. The verdicts are those
+of :func:`akvo.coach.review.review` with the same budget and seed. A
 tqdm bar on stderr shows the progress in a terminal. Bad options and bad files print one
 line and exit with status 2 (:func:`akvo.cli.main` does that for every command, and checks
 ``--out`` and ``--scheduler`` before any rollout); an analysis that cannot be written at the
@@ -19,7 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from akvo.coach.budget import DEFAULT_ROLLOUTS, MAX_ROLLOUTS
+from akvo.coach.budget import DEFAULT_BUDGET, MAX_BUDGET
 from akvo.outputs import write_or_keep
 
 OUT_SUFFIXES = (".tsv", ".txt", ".json")
@@ -57,10 +59,12 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "analyse",
         help="rate every decision of a recorded match by its estimated win chance",
         description=(
-            "For every decision of the analysed side(s): the estimated chance of winning "
-            "after the option chosen and after the best one (greedy rollouts, same dice for "
-            "every option, 95%% intervals), the loss and a verdict (imprécision ≥ 5, "
-            "erreur ≥ 10, gaffe ≥ 20 points of win chance)."
+            "For every decision of the analysed side(s): the chance of winning after the "
+            "option chosen and after the best one (akvo.coach.valuation: exact dice "
+            "lookahead with the learned evaluation, the expert's payoff matrix at the "
+            "orders; 95%% intervals), the loss and a verdict only where its interval clears "
+            "the threshold (imprécision ≥ 5, erreur ≥ 10, gaffe ≥ 20 points of win chance; "
+            "else « incertain »); then each side's rating of play and its luck."
         ),
     )
     parser.add_argument(
@@ -68,13 +72,14 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     parser.add_argument("--side", type=_side, default=None, help="A or B (default: both)")
     parser.add_argument(
-        "--rollouts",
-        type=_number(1, MAX_ROLLOUTS),
-        default=DEFAULT_ROLLOUTS,
-        help=f"rollouts per option (default {DEFAULT_ROLLOUTS})",
+        "--budget",
+        type=_number(1, MAX_BUDGET),
+        default=DEFAULT_BUDGET,
+        help=f"valuation budget: chance nodes expanded, rollouts at the orders (default "
+        f"{DEFAULT_BUDGET})",
     )
     parser.add_argument(
-        "--seed", type=int, default=0, help="seed of the rollouts' dice (default 0)"
+        "--seed", type=int, default=0, help="seed of the orders' rollouts (default 0)"
     )
     where = parser.add_mutually_exclusive_group()
     where.add_argument(
@@ -93,13 +98,14 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> None:
     """Run ``akvo analyse`` with parsed arguments."""
-    from akvo.coach.analysis import SUMMARY_HEADER, analyse, load_record
+    from akvo.coach.analysis import load_record
+    from akvo.coach.review import review
 
     record = load_record(args.match)
-    analysis = analyse(
+    analysis = review(
         record,
         side=args.side,
-        rollouts=args.rollouts,
+        budget=args.budget,
         seed=args.seed,
         workers=args.workers,
         scheduler=args.scheduler,
@@ -109,8 +115,9 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> None:
         out.write(analysis.to_text())
         return
     text = analysis.to_json() if args.out.suffix == ".json" else analysis.to_text()
-    print("\t".join(SUMMARY_HEADER), file=out)
-    for side in analysis.summary():
-        print("\t".join(side.cells()), file=out)
+    for rating in analysis.ratings():
+        print(rating.sentence(), file=out)
+    for side in analysis.sides:
+        print(analysis.luck.sentence(side), file=out)
     write_or_keep(args.out, text, "the analysis")
     print(f"# {len(analysis.decisions)} décisions écrites dans {args.out}", file=out)

@@ -88,8 +88,9 @@ class Rating:
         m = self.mean_loss
         counts = ", ".join(f"{self.counts[name]} {name}" for name in VERDICT_NAMES)
         return (
-            f"Camp {'AB'[self.side]} : {number(100 * m.estimate)} point de chance de gagner "
-            f"perdu en moyenne par décision (entre {number(100 * m.low)} et "
+            f"Camp {'AB'[self.side]} : {number(100 * m.estimate)} point"
+            f"{'s' if m.estimate >= 0.02 else ''} de chance de gagner perdu en moyenne par "
+            f"décision (entre {number(100 * m.low)} et "
             f"{number(100 * m.high)}) sur {self.decisions} décisions, "
             f"{band_words(m.estimate)} ; {counts}"
         )

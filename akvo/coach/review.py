@@ -17,7 +17,7 @@ import importlib
 import json
 import sys
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from akvo.coach.errors import CoachError
@@ -133,6 +133,7 @@ class Review:
     budget: int
     seed: int
     moves_words: tuple[tuple[int, int, int, str], ...]  # (coup, turn, side, words) of all
+    record: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def ratings(self) -> tuple[Rating, ...]:
         out = []
@@ -301,7 +302,7 @@ def review(
             indices.append(index)
     rows = _run(record, indices, level, master, workers, client, scheduler, progress)
     rows.sort(key=lambda row: row.coup)
-    return Review(tuple(rows), match_luck(record), sides, level, master, tuple(words))
+    return Review(tuple(rows), match_luck(record), sides, level, master, tuple(words), record)
 
 
 def _run(

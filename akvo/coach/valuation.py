@@ -44,6 +44,7 @@ from akvo.bots.judge import Judge, evaluation_for
 from akvo.bots.lookahead import Lookahead
 from akvo.bots.matrix import regret_matching
 from akvo.bots.search import neighbours
+from akvo.coach.budget import DEFAULT_BUDGET, MAX_BUDGET
 from akvo.coach.errors import CoachError
 from akvo.coach.reasons import option_reason
 from akvo.coach.values import DecisionValues, OptionValue, decision_values
@@ -58,9 +59,6 @@ from akvo.match.streams import decision_key
 CAP_PER_BUDGET: Final = 12
 #: Rollouts per payoff cell at the orders, per unit of budget.
 ORDER_ROLLOUTS_PER_BUDGET: Final = 3
-#: The default budget (``akvo analyse --budget``); :meth:`Valuation.refined` doubles it.
-DEFAULT_BUDGET: Final = 1
-MAX_BUDGET: Final = 64
 #: The evaluation's uncertainty on a win chance and on a difference between two options
 #: (95 %). Measured on 1,209 options of three greedy matches (``benchmarks/bench_coach_stability.py
 #: --margin``): the direct evaluation of the position after an option and the lookahead's

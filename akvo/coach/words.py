@@ -74,7 +74,11 @@ def percent(p: float) -> str:
 def points(x: float) -> str:
     """A win-chance difference in points (1 point = 1 %): ``0.123`` → ``"12,3 points"``."""
     sign = "−" if x < 0 else ""
-    return f"{sign}{abs(x) * 100:.1f}".replace(".", ",") + f"{NBSP}point" + ("s" if abs(x) >= 0.02 else "")
+    return (
+        f"{sign}{abs(x) * 100:.1f}".replace(".", ",")
+        + f"{NBSP}point"
+        + ("s" if abs(x) >= 0.02 else "")
+    )
 
 
 def number(x: float, digits: int = 2) -> str:

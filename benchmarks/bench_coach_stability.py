@@ -1,0 +1,156 @@
+"""The review's stability, the ladder's ratings, luck's variance reduction, review times.
+
+- ``--stability N``: N matches (random vs greedy, greedy vs greedy, alternately), each
+  reviewed (:func:`akvo.coach.review.review`, both sides, default budget) with seeds 0 and
+  1: agreement of the verdicts on the decisions either run flags, and each side's rating;
+- ``--ladder K``: K matches of each ladder level against « normal » (seats alternated),
+  the level's side reviewed: its mean rating (calibrates :data:`akvo.coach.rating.BANDS`);
+- ``--luck N``: N greedy-vs-greedy matches: variance of the raw result and of the
+  luck-adjusted one (:mod:`akvo.coach.luck`);
+- ``--margin``: the evaluation's gap that :data:`akvo.coach.valuation.EVAL_MARGIN` reads;
+- ``--timing``: one match reviewed on 1 and on 2 Dask workers.
+
+Each mode prints Markdown lines (and JSON lines to ``--jsonl``) for
+``benchmarks/results/coach.md``. One process unless ``--timing``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import sys
+import time
+import warnings
+from typing import Any
+
+warnings.simplefilter("ignore")
+
+from akvo.bots import make_bot  # noqa: E402
+from akvo.bots.greedy import GreedyBot  # noqa: E402
+from akvo.bots.registry import load_registry  # noqa: E402
+from akvo.coach.luck import match_luck  # noqa: E402
+from akvo.coach.rating import VERDICTS  # noqa: E402
+from akvo.coach.review import review  # noqa: E402
+from akvo.match.bots import UniformBot, play_match  # noqa: E402
+
+REAL = {name for name, _ in VERDICTS}
+
+
+def _emit(sink: Any, row: dict[str, Any]) -> None:
+    if sink is not None:
+        sink.write(json.dumps(row) + "\n")
+        sink.flush()
+
+
+def stability(matches: int, sink: Any) -> None:
+    agree = union = 0
+    ratings: dict[str, list[float]] = {"random": [], "greedy": []}
+    for i in range(matches):
+        kind = "random-greedy" if i % 2 == 0 else "greedy-greedy"
+        first = UniformBot(100 + i) if kind == "random-greedy" else GreedyBot(100 + i)
+        final = play_match(1000 + i, bots=(first, GreedyBot(200 + i)), log=False)
+        record = final.record()
+        t = time.time()
+        runs = [review(record, seed=seed, progress=False) for seed in (0, 1)]
+        flagged = [
+            {row.coup: row.verdict for row in run.decisions if row.verdict in REAL} for run in runs
+        ]
+        both = set(flagged[0]) | set(flagged[1])
+        same = sum(flagged[0].get(c) == flagged[1].get(c) for c in both)
+        agree += same
+        union += len(both)
+        rates = [r.mean_loss.estimate for r in runs[0].ratings()]
+        ratings["random" if kind == "random-greedy" else "greedy"].append(rates[0])
+        ratings["greedy"].append(rates[1])
+        row = {
+            "match": i,
+            "kind": kind,
+            "flagged": len(both),
+            "agree": same,
+            "rating_a": rates[0],
+            "rating_b": rates[1],
+            "seconds": (time.time() - t) / 2,
+        }
+        _emit(sink, row)
+        print(row, file=sys.stderr)
+    print(f"| matches | {matches} |")
+    print(f"| decisions flagged by either run | {union} |")
+    print(f"| same verdict in both runs | {agree} ({100 * agree / max(union, 1):.1f} %) |")
+    for who, values in ratings.items():
+        if values:
+            mean = statistics.mean(values)
+            sd = statistics.stdev(values) if len(values) > 1 else 0.0
+            half = 1.96 * sd / math.sqrt(len(values))
+            print(f"| rating of {who} (mean loss, points) | {100 * mean:.2f} ± {100 * half:.2f} |")
+
+
+def ladder(matches: int, sink: Any) -> None:
+    registry = load_registry()
+    levels = sorted((s for s in registry.values() if s.rank is not None), key=lambda s: s.rank)
+    for spec in levels:
+        values = []
+        for k in range(matches):
+            bot = make_bot(spec.name, seed=300 + k, **dict(spec.ladder_options))
+            other = GreedyBot(400 + k)
+            pair = (bot, other) if k % 2 == 0 else (other, bot)
+            final = play_match(2000 + k, bots=pair, log=False)
+            side = "A" if k % 2 == 0 else "B"
+            done = review(final.record(), side=side, progress=False)
+            value = done.ratings()[0].mean_loss.estimate
+            values.append(value)
+            _emit(sink, {"level": spec.name, "match": k, "rating": value})
+            print(spec.name, k, value, file=sys.stderr)
+        mean = statistics.mean(values)
+        half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0
+        print(f"| {spec.label} | {len(values)} | {100 * mean:.2f} ± {100 * half:.2f} |")
+
+
+def luck(matches: int, sink: Any) -> None:
+    raw, adjusted = [], []
+    t = time.time()
+    for i in range(matches):
+        final = play_match(5000 + i, bots=(GreedyBot(i), GreedyBot(10_000 + i)), log=False)
+        found = match_luck(final.record())
+        raw.append(found.result_for(0))
+        adjusted.append(found.adjusted(0))
+    var_raw, var_adj = statistics.variance(raw), statistics.variance(adjusted)
+    _emit(sink, {"matches": matches, "var_raw": var_raw, "var_adjusted": var_adj})
+    print(f"| matches (greedy vs greedy, 1 core) | {matches} ({time.time() - t:.0f} s) |")
+    print(f"| variance of the raw result | {var_raw:.4f} |")
+    print(f"| variance of the luck-adjusted result | {var_adj:.4f} |")
+    print(f"| reduction | {var_raw / var_adj:.2f}× |")
+
+
+def timing() -> None:
+    final = play_match(100, bots=(GreedyBot(1), GreedyBot(2)), log=False)
+    record = final.record()
+    for workers in (0, 1, 2):
+        t = time.time()
+        done = review(record, workers=workers, progress=False)
+        label = "here" if workers == 0 else f"{workers} Dask workers"
+        print(f"| {label} | {len(done.decisions)} | {time.time() - t:.1f} |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--stability", type=int, default=0)
+    parser.add_argument("--ladder", type=int, default=0)
+    parser.add_argument("--luck", type=int, default=0)
+    parser.add_argument("--timing", action="store_true")
+    parser.add_argument("--jsonl", default=None)
+    args = parser.parse_args()
+    sink = open(args.jsonl, "a") if args.jsonl else None  # noqa: SIM115
+    if args.stability:
+        stability(args.stability, sink)
+    if args.ladder:
+        ladder(args.ladder, sink)
+    if args.luck:
+        luck(args.luck, sink)
+    if args.timing:
+        timing()
+
+
+if __name__ == "__main__":
+    main()
