@@ -192,3 +192,39 @@ def test_a_row_number_taken_meanwhile_is_read_and_the_action_checked_again(
         (0, "orders AATT AT-B"),
     ]
     assert one.table(table_id).rows == two.table(table_id).rows
+
+
+def test_a_table_with_a_bot_plays_to_its_end_through_both_servers(
+    two_servers: tuple[TableService, TableService],
+) -> None:
+    """Both servers hold the table and hear each other: the bot's moves are logged once
+    whichever server plays them, and both end on the same log."""
+    one, two = two_servers
+    one.follow()
+    two.follow()
+    made = one.create({"teams": PRESETS, "players": 4, "seed": 21, "bots": {"B2": "normal"}})
+    table_id, tokens = str(made["table"]), _tokens(made)
+    rng = random.Random(4)
+    for turn in range(2000):
+        service = (one, two)[turn % 2]
+        service.drain()
+        table = service.table(table_id)
+        if table.finished:
+            break
+        seats = table.deciding_seats()
+        if not seats:
+            service.drain(wait=1)
+            continue
+        seat = rng.choice(seats)
+        try:
+            service.act(table_id, tokens[seat], rng.choice(table.actions(seat)))
+        except TableRefusal:
+            continue
+    one.drain(wait=0.5)
+    two.drain(wait=0.5)
+    assert one.table(table_id).finished and two.table(table_id).finished
+    stored = one.store.load(table_id)
+    assert stored is not None and stored.finished
+    assert [(s, a) for _, s, a in stored.rows] == one.table(table_id).rows
+    assert one.table(table_id).rows == two.table(table_id).rows
+    assert "greedy" in one.table(table_id).authors

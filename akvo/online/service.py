@@ -418,26 +418,32 @@ class TableService:
         shared store, the rows other servers added are read first, and a row number taken
         meanwhile by another server means: read its row, check again."""
         table = entry.table
-        for _ in range(8):
-            if self.store.shared:
-                self._catch_up(entry)
-            if entry.expired:
-                raise refuse(
-                    "expired", "Cette table a expiré faute de coups\u00a0; elle reste lisible."
-                )
-            check(table)
-            try:
-                self.store.append(table.id, len(table.rows), seat, str(action))
-                return
-            except Exception as error:  # the store or the disk: nothing was applied
-                if self.store.shared and _is_conflict(error):
-                    self.conflicts += 1
-                    continue  # another server took this row number: read it, check again
-                log.error("could not log an action of table %s: %s", table.id, error)
-                raise refuse(
-                    "store", "Le serveur n’a pas pu enregistrer ce coup\u00a0; réessayez."
-                ) from None
-        raise refuse("store", "La table change trop vite\u00a0; réessayez.")
+        moved = False
+        try:
+            for _ in range(8):
+                if self.store.shared:
+                    moved |= self._catch_up(entry)
+                if entry.expired:
+                    raise refuse(
+                        "expired", "Cette table a expiré faute de coups\u00a0; elle reste lisible."
+                    )
+                check(table)
+                try:
+                    self.store.append(table.id, len(table.rows), seat, str(action))
+                    return
+                except Exception as error:  # the store or the disk: nothing was applied
+                    if self.store.shared and _is_conflict(error):
+                        self.conflicts += 1
+                        continue  # another server took this row number: read it, check again
+                    log.error("could not log an action of table %s: %s", table.id, error)
+                    raise refuse(
+                        "store", "Le serveur n’a pas pu enregistrer ce coup\u00a0; réessayez."
+                    ) from None
+            raise refuse("store", "La table change trop vite\u00a0; réessayez.")
+        except TableRefusal:
+            if moved:  # refused, but other servers' rows were read: push them
+                self._after_change(entry)
+            raise
 
     def _catch_up(self, entry: _Open) -> bool:
         """Apply the rows other servers added to a table; whether there were any."""
