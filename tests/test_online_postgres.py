@@ -228,3 +228,45 @@ def test_a_table_with_a_bot_plays_to_its_end_through_both_servers(
     assert [(s, a) for _, s, a in stored.rows] == one.table(table_id).rows
     assert one.table(table_id).rows == two.table(table_id).rows
     assert "greedy" in one.table(table_id).authors
+
+
+def test_presence_is_shared_between_servers(dsn: str) -> None:
+    """A seat whose event stream is on server two is present for server one (marks in the
+    database renewed at every tick), and goes away there once two stops renewing it."""
+    from akvo.online.service import PRESENCE_TTL
+    from akvo.online.store_pg import PostgresStore
+
+    now = [1_000_000.0]
+    clock = lambda: now[0]  # noqa: E731 - a clock the test moves
+    channel = f"akvo_test_{random.randrange(1 << 30)}"
+    one, two = (
+        TableService(PostgresStore(dsn, now=clock, channel=channel), node=n, now=clock)
+        for n in ("n1-", "n2-")
+    )
+    try:
+        made = one.create({"teams": PRESETS, "seed": 5, "clock": {"mode": "live", "minutes": 1}})
+        table_id, tokens = str(made["table"]), _tokens(made)
+        one.subscribe(table_id, tokens[0], lambda _: None)
+        stop = two.subscribe(table_id, tokens[1], lambda _: None)
+        two.tick()
+        one.tick()
+        assert [p["presence"] for p in one.presence(table_id)] == ["present", "present"]
+        assert one.view(table_id, tokens[0])["seats"][1]["presence"] == "present"
+        stop()
+        two.tick()
+        now[0] += PRESENCE_TTL + 1
+        one.tick()
+        assert [p["presence"] for p in one.presence(table_id)] == ["present", "away"]
+        one.act(table_id, tokens[0], "orders AAAA AA")
+        now[0] += 61
+        one.tick()  # B is out of time and away; A is here: B's seat is offered, not taken
+        table = one.table(table_id)
+        assert one.presence(table_id)[1]["offered"] and table.controller(1) is None
+        one.hand_over(table_id, tokens[0], "B1", "normal")
+        assert table.controller(1) == "greedy"
+        two.drain()
+        assert two.table(table_id).controller(1) == "greedy"
+    finally:
+        for service in (one, two):
+            service.close()
+            service.store.close()

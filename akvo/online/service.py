@@ -71,6 +71,9 @@ FINISHED_IN_MEMORY: Final = 64
 ACTION_KEYS: Final = frozenset(("token", "action"))
 #: Unfinished tables expire after this long without a move (seconds; 30 days).
 IDLE_LIMIT: Final = 30 * 24 * 3600.0
+#: How long a server's mark of its seats' presence lasts in a shared store (seconds): it
+#: renews them at every tick; a dead server's seats go away after this.
+PRESENCE_TTL: Final = 30.0
 _HEX = frozenset("0123456789abcdef")
 
 Push = Callable[[str], None]
@@ -152,6 +155,8 @@ class _Open:
     changed: float = 0.0
     #: Seats whose player opened the table at least once (an event stream or a move).
     joined: list[bool] = field(default_factory=list)
+    #: Other servers' latest presence marks per seat (a shared store), read at each tick.
+    elsewhere: dict[int, float] = field(default_factory=dict)
 
 
 class _Pending(Exception):
@@ -189,6 +194,8 @@ class TableService:
         self._stop_listening: Callable[[], None] | None = None
         #: Row numbers another server took first (the action was checked again).
         self.conflicts = 0
+        #: This server's name in a shared store's presence marks.
+        self.server = node or secrets.token_hex(6)
         self.labels = labels or PlainLabels()
         #: The coach whose advice the players' views carry (tables created with it on).
         self.coach = coach
@@ -469,10 +476,15 @@ class TableService:
         self._push(entry)
         self._wake_bot(entry)
 
+    def _present(self, entry: _Open, seat: int, now: float) -> bool:
+        """Whether the seat holds an event stream, here or (a shared store) elsewhere."""
+        return entry.streams[seat] > 0 or entry.elsewhere.get(seat, 0.0) > now
+
     def _show_live(self, entry: _Open) -> None:
         """Copy presence, deadlines and offers where the views read them."""
         live, clocks = entry.table.live, entry.clocks
-        live.present = [n > 0 for n in entry.streams]
+        now = self.now()
+        live.present = [self._present(entry, s, now) for s in range(len(entry.streams))]
         live.deadlines = [
             None if clocks is None else clocks.deadline(s) for s in range(len(entry.streams))
         ]
@@ -542,6 +554,15 @@ class TableService:
 
     def _tick_table(self, entry: _Open, now: float) -> None:
         table, clocks = entry.table, entry.clocks
+        if self.store.shared:
+            here = [s for s, n in enumerate(entry.streams) if n]
+            self.store.mark_present(table.id, here, self.server, now + PRESENCE_TTL)
+            elsewhere = self.store.present_elsewhere(table.id, self.server)
+            changed = elsewhere != entry.elsewhere
+            entry.elsewhere = elsewhere
+            if changed:
+                self._show_live(entry)
+                self._push(entry)
         if clocks is None:
             return
         people = [s.index for s in table.seats if table.controller(s.index) is None]
@@ -550,13 +571,14 @@ class TableService:
             due |= {
                 s
                 for s in table.awaited_seats()
-                if entry.streams[s] == 0 and now - entry.since[s] >= clocks.clock.seconds
+                if not self._present(entry, s, now)
+                and now - max(entry.since[s], entry.elsewhere.get(s, 0.0)) >= clocks.clock.seconds
             }
         due &= set(people)
         offered = {s: entry.offered.get(s, now) for s in sorted(due)}
         changed = offered.keys() != entry.offered.keys()
         entry.offered = offered
-        everyone_away = not any(entry.streams[s] for s in people)
+        everyone_away = not any(self._present(entry, s, now) for s in people)
         for seat, since in offered.items():
             if everyone_away or now - since >= clocks.clock.seconds:
                 self._control(entry, seat, f"{SEAT_BOT} {self.takeover_bot}")
@@ -769,7 +791,7 @@ class TableService:
         return [
             {
                 "seat": s.name,
-                "presence": "present" if entry.streams[s.index] else "away",
+                "presence": "present" if self._present(entry, s.index, self.now()) else "away",
                 "since": entry.since[s.index],
                 "bot": table.controller(s.index),
                 "offered": s.index in entry.offered,

@@ -95,6 +95,8 @@ class Store(Protocol):
     def expire_idle(self, idle: float) -> list[str]: ...
     def prune(self, keep: int) -> int: ...
     def listen(self, listener: Listener) -> Callable[[], None]: ...
+    def mark_present(self, table_id: str, seats: list[int], server: str, until: float) -> None: ...
+    def present_elsewhere(self, table_id: str, server: str) -> dict[int, float]: ...
 
 
 class TableStore:
@@ -220,6 +222,12 @@ class TableStore:
         """The database's size in bytes (pages in use or free for reuse)."""
         pages = self._db.execute("PRAGMA page_count").fetchone()[0]
         return int(pages) * int(self._db.execute("PRAGMA page_size").fetchone()[0])
+
+    def mark_present(self, table_id: str, seats: list[int], server: str, until: float) -> None:
+        """Nothing to share: one server holds every event stream of this file's tables."""
+
+    def present_elsewhere(self, table_id: str, server: str) -> dict[int, float]:
+        return {}
 
     def listen(self, listener: Listener) -> Callable[[], None]:
         """Nothing to hear: one server writes this file."""

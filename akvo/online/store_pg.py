@@ -53,6 +53,13 @@ CREATE TABLE IF NOT EXISTS akvo_actions (
     PRIMARY KEY (table_id, seq)
 );
 CREATE INDEX IF NOT EXISTS akvo_open_tables ON akvo_tables (finished, expired);
+CREATE TABLE IF NOT EXISTS akvo_presence (
+    table_id TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    server TEXT NOT NULL,
+    until DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (table_id, seat, server)
+);
 CREATE OR REPLACE FUNCTION akvo_actions_guard() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     IF TG_OP = 'UPDATE' OR EXISTS (
@@ -186,6 +193,28 @@ class PostgresStore:
             "SELECT pg_total_relation_size('akvo_tables') + pg_total_relation_size('akvo_actions')"
         )
         return int(found[0][0])
+
+    def mark_present(self, table_id: str, seats: list[int], server: str, until: float) -> None:
+        """This server holds event streams of these seats: present until ``until`` (each
+        server renews its seats at every tick; a dead server's lapse by themselves)."""
+        with self._lock, self._db.transaction():
+            for seat in seats:
+                self._db.execute(
+                    "INSERT INTO akvo_presence (table_id, seat, server, until) "
+                    "VALUES (%s, %s, %s, %s) ON CONFLICT (table_id, seat, server) "
+                    "DO UPDATE SET until = EXCLUDED.until",
+                    (table_id, seat, server, until),
+                )
+
+    def present_elsewhere(self, table_id: str, server: str) -> dict[int, float]:
+        """Each seat's latest presence mark by the other servers (present while in the
+        future; since when it is away once past)."""
+        found = self._all(
+            "SELECT seat, MAX(until) FROM akvo_presence WHERE table_id = %s AND server <> %s "
+            "GROUP BY seat",
+            (table_id, server),
+        )
+        return {int(seat): float(until) for seat, until in found}
 
     def listen(self, listener: Listener) -> Callable[[], None]:
         """Call ``listener(table_id, seq)`` (in a thread of its own) for every row any
