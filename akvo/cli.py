@@ -39,6 +39,7 @@ from akvo.shots import (
     shot_on_chest,
     shot_on_mage,
 )
+from akvo.switches import rules_help
 
 USAGE_ERROR = 2
 OUTPUT_ERROR = 1
@@ -198,7 +199,7 @@ def _add_situation(parser: argparse.ArgumentParser, *, chest: bool) -> None:
         type=_rules_type,
         default=DEFAULT_RULES,
         metavar="VARIANTS",
-        help="rules variants, e.g. weather=coin,prodige=all (see akvo.config.RulesConfig)",
+        help=rules_help(),
     )
 
 

@@ -131,4 +131,4 @@ def rules_help() -> str:
         f"{field} ({switch.ruling}: {'|'.join(switch.options)})"
         for field, switch in SWITCHES.items()
     )
-    return f"rules variants as field=option,… (default first): {items}"
+    return f"rules variants as field=option,... (default first): {items}"

@@ -87,3 +87,14 @@ def test_a_copy_keeps_the_counts_and_a_loaded_state_starts_them_at_zero() -> Non
     loaded = MatchState.from_json(state.to_json())
     assert loaded.uses == [0] * USES_LENGTH
     loaded.apply_action(loaded.legal_actions()[0])  # the engine counts on a loaded state
+
+
+@pytest.mark.parametrize("command", [["simulate"], ["tournament"], ["odds", "mage"]])
+def test_the_command_lines_rules_help_is_the_registrys(
+    command: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from akvo.cli import main
+
+    assert main([*command, "--help"]) == 0
+    shown = " ".join(capsys.readouterr().out.split())
+    assert " ".join(rules_help().split()) in shown

@@ -28,6 +28,7 @@ from akvo.lab.options import parse_rules, rules_text
 from akvo.lab.results import LabError
 from akvo.lab.stats import METHODS
 from akvo.outputs import write_or_keep
+from akvo.switches import rules_help
 
 
 def _rules_type(text: str) -> RulesConfig:
@@ -79,7 +80,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         type=_rules_type,
         default=RulesConfig(),
         metavar="VARIANTS",
-        help="rules variants, e.g. weather=coin,prodige=all",
+        help=rules_help(),
     )
     parser.add_argument(
         "--compare-rules",
@@ -183,7 +184,7 @@ def add_tournament_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     parser.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
     parser.add_argument(
-        "--rules", type=_rules_type, default=RulesConfig(), metavar="VARIANTS", help="variants"
+        "--rules", type=_rules_type, default=RulesConfig(), metavar="VARIANTS", help=rules_help()
     )
     parser.add_argument(
         "--items",
