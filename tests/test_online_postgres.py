@@ -270,3 +270,36 @@ def test_presence_is_shared_between_servers(dsn: str) -> None:
         for service in (one, two):
             service.close()
             service.store.close()
+
+
+def test_the_postgres_log_is_append_only_and_ended_tables_are_pruned(dsn: str) -> None:
+    import psycopg
+
+    from akvo.online.store_pg import PostgresStore
+
+    with psycopg.connect(dsn, autocommit=True) as admin:  # a database of its own
+        admin.execute("CREATE DATABASE akvo_prune")
+    now = [2_000_000.0]
+    store = PostgresStore(dsn.replace("dbname=postgres", "dbname=akvo_prune"), now=lambda: now[0])
+    service = TableService(store, now=lambda: now[0], idle_limit=3600, keep_records=2)
+    try:
+        made = [service.create({"teams": PRESETS, "seed": s}) for s in range(5)]
+        for m in made:
+            service.act(m["table"], m["seats"][0]["token"], "orders AAAA AA")
+        now[0] += 3601
+        fresh = service.create({"teams": PRESETS, "seed": 9})
+        service.act(fresh["table"], fresh["seats"][0]["token"], "orders AAAA AA")
+        service.tick()  # five expired, the three oldest of them pruned
+        assert [t.id for t in store.open_tables()] == [fresh["table"]]
+        kept = [m["table"] for m in made if store.load(m["table"]) is not None]
+        assert len(kept) == 2 and all(store.count_rows(t) == 1 for t in kept)
+        with pytest.raises(Exception, match="append-only"):
+            store._db.execute("DELETE FROM akvo_actions WHERE table_id = %s", (fresh["table"],))
+        with pytest.raises(Exception, match="append-only"):
+            store._db.execute(
+                "UPDATE akvo_actions SET action = 'x' WHERE table_id = %s", (kept[0],)
+            )
+        assert store.count_rows(fresh["table"]) == 1
+    finally:
+        service.close()
+        store.close()

@@ -176,7 +176,8 @@ class PostgresStore:
         return [str(row[0]) for row in found]
 
     def prune(self, keep: int) -> int:
-        """Delete the oldest ended tables beyond the ``keep`` most recent."""
+        """Delete the oldest ended tables beyond the ``keep`` most recent, and the presence
+        marks lapsed an hour ago."""
         with self._lock, self._db.transaction():
             old = self._db.execute(
                 "SELECT id FROM akvo_tables WHERE finished IS NOT NULL OR expired IS NOT NULL "
@@ -186,6 +187,8 @@ class PostgresStore:
             ids = [row[0] for row in old]
             self._db.execute("DELETE FROM akvo_actions WHERE table_id = ANY(%s)", (ids,))
             self._db.execute("DELETE FROM akvo_tables WHERE id = ANY(%s)", (ids,))
+            # Presence marks lapsed an hour ago tell nothing more (nor those of gone tables).
+            self._db.execute("DELETE FROM akvo_presence WHERE until < %s", (self._now() - 3600,))
         return len(ids)
 
     def size(self) -> int:
