@@ -263,7 +263,8 @@ def test_the_review_reads_each_loss_from_its_valuation() -> None:
     assert {row.side for row in done.decisions} == {1}
     for row in done.decisions:
         d, low, high = row.values.difference(row.best, row.chosen)
-        assert row.loss == max(0.0, d) and low <= d <= high
+        shown = row.values.method == "lookahead" or low > 0  # the orders: rollout means
+        assert row.loss == (max(0.0, d) if shown else 0.0) and low <= d <= high
         assert row.verdict == stable_verdict(d, low)
     (rating,) = done.ratings()
     losses = [row.loss for row in done.decisions]
@@ -295,6 +296,11 @@ def test_the_move_list_marks_decisions_and_rolls() -> None:
         assert sum(o["chosen"] for o in move.options) == 1
     rolls = [m for m in moves if m.luck_a is not None]
     assert rolls and any(m.lucky for m in rolls)
+    first = done.decisions[0]
+    position = done.position(first.coup)  # « Jouer l'autre option d'ici »
+    assert position.player == 1 and first.chosen in position.legal
+    with pytest.raises(CoachError, match="coup must be"):
+        done.position(0)
 
 
 # --- luck ---------------------------------------------------------------------------------

@@ -58,7 +58,15 @@ class Reviewed:
 
     @property
     def loss(self) -> float:
-        return max(0.0, self.loss_interval[0])
+        """The win chance the choice lost, as the rating counts it: outside the orders the
+        difference of two exact expectations (≥ 0); at the orders, whose values are means
+        of rollouts, only a difference the paired interval shows (low > 0), else 0 — the
+        best of a dozen noisy means looks better than it is (the winner's curse: 6 to 8
+        points per orders decision of the greedy bot, measured, would drown the rating)."""
+        loss, low, _ = self.loss_interval
+        if self.values.method == "orders" and low <= 0:
+            return 0.0
+        return max(0.0, loss)
 
     @property
     def verdict(self) -> str | None:
@@ -150,6 +158,14 @@ class Review:
             if row.coup == coup:
                 return row
         raise CoachError(f"no analysed decision at coup {excerpt(coup)}")
+
+    def position(self, coup: int) -> MatchState:
+        """The position before action ``coup`` (1-based), to play another option from it
+        (« Jouer l'autre option d'ici »)."""
+        actions = self.record.get("actions", [])
+        if not isinstance(coup, int) or not 1 <= coup <= len(actions):
+            raise CoachError(f"coup must be 1–{len(actions)}, got {excerpt(coup)}")
+        return replay({**self.record, "actions": actions[: coup - 1]}, log=False)
 
     def move_list(self) -> tuple[Move, ...]:
         """Every action of the match in order, decisions marked, rolls with their luck,
