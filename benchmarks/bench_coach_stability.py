@@ -35,6 +35,7 @@ from akvo.coach.luck import match_luck  # noqa: E402
 from akvo.coach.rating import VERDICTS  # noqa: E402
 from akvo.coach.review import review, review_chunk  # noqa: E402
 from akvo.match.bots import UniformBot, play_match  # noqa: E402
+from akvo.match.phases import ORDERS  # noqa: E402
 
 REAL = {name for name, _ in VERDICTS}
 
@@ -96,6 +97,43 @@ def stability(matches: int, sink: Any) -> None:
             print(f"| rating of {who} (mean loss, points) | {100 * mean:.2f} ± {100 * half:.2f} |")
 
 
+def orders_stability(matches: int, sink: Any) -> None:
+    """The seed-dependent decisions only (the orders), reviewed under seeds 0 and 1."""
+    agree = union = total = 0
+    for i in range(matches):
+        kind = "random-greedy" if i % 2 == 0 else "greedy-greedy"
+        first = UniformBot(100 + i) if kind == "random-greedy" else GreedyBot(100 + i)
+        final = play_match(1000 + i, bots=(first, GreedyBot(200 + i)), log=False)
+        record = final.record()
+        orders = [i for i, node in enumerate(_nodes(record)) if node == (ORDERS, True)]
+        runs = [review_chunk(record, orders, DEFAULT_BUDGET, seed) for seed in (0, 1)]
+        flagged = [{r.coup: r.verdict for r in rows if r.verdict in REAL} for rows in runs]
+        both = set(flagged[0]) | set(flagged[1])
+        same = sum(flagged[0].get(c) == flagged[1].get(c) for c in both)
+        agree, union, total = agree + same, union + len(both), total + len(orders)
+        _emit(
+            sink,
+            {"match": i, "kind": kind, "orders": len(orders), "flagged": len(both), "agree": same},
+        )
+        print(i, kind, len(orders), len(both), same, file=sys.stderr)
+    print(f"| matches | {matches} |")
+    print(f"| orders decisions reviewed twice | {total} |")
+    print(f"| flagged by either run | {union} |")
+    print(f"| same verdict in both runs | {agree} ({100 * agree / max(union, 1):.1f} %) |")
+
+
+def _nodes(record: dict[str, Any]) -> list[tuple[int, bool]]:
+    """(phase, whether a non-forced decision) before each action of the record."""
+    from akvo.match.state import replay
+
+    state = replay({**record, "actions": []}, log=False)
+    out = []
+    for action in record["actions"]:
+        out.append((state.phase, state.player >= 0 and len(state.legal) > 1))
+        state.apply_action(action)
+    return out
+
+
 def ladder(matches: int, sink: Any) -> None:
     registry = load_registry()
     levels = sorted((s for s in registry.values() if s.rank is not None), key=lambda s: s.rank)
@@ -146,6 +184,7 @@ def timing() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--stability", type=int, default=0)
+    parser.add_argument("--orders-stability", type=int, default=0)
     parser.add_argument("--ladder", type=int, default=0)
     parser.add_argument("--luck", type=int, default=0)
     parser.add_argument("--timing", action="store_true")
@@ -154,6 +193,8 @@ def main() -> None:
     sink = open(args.jsonl, "a") if args.jsonl else None  # noqa: SIM115
     if args.stability:
         stability(args.stability, sink)
+    if args.orders_stability:
+        orders_stability(args.orders_stability, sink)
     if args.ladder:
         ladder(args.ladder, sink)
     if args.luck:

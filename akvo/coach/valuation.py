@@ -32,6 +32,7 @@ The other side's hidden orders are never read (the expert's determinisation).
 from __future__ import annotations
 
 import math
+import statistics
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Final
@@ -143,10 +144,28 @@ class Valuation:
         if first == second:
             return 0.0, 0.0, 0.0
         half = EVAL_MARGIN
-        a, b = self.samples.get(first), self.samples.get(second)
-        if a and b:
-            half = math.hypot(half, _student_half([x - y for x, y in zip(a, b, strict=True)]))
+        b = self.samples.get(second)
+        if self.samples.get(first) and b:
+            half = math.hypot(half, self._paired_half(first, b))
         return d, d - half, d + half
+
+    def _paired_half(self, first: str, base: tuple[float, ...]) -> float:
+        """Student's half-width for ``first`` minus the option of samples ``base``: the
+        larger of the pair's own variance and the variance pooled over every option
+        paired with ``base`` (a few rollouts' variance alone is itself too noisy: two
+        seeds then flag different orders), with the pooled degrees of freedom."""
+        n = len(base)
+        if n < 2:
+            return 1.0
+        variances = [
+            statistics.variance([x - y for x, y in zip(values, base, strict=True)])
+            for values in self.samples.values()
+            if values is not base
+        ]
+        own = statistics.variance([x - y for x, y in zip(self.samples[first], base, strict=True)])
+        pooled = max(own, sum(variances) / max(len(variances), 1))
+        df = max(len(variances), 1) * (n - 1)
+        return float(stats.t.ppf(0.975, df)) * math.sqrt(pooled / n)
 
     def refined(self, state: MatchState) -> Valuation:
         """The same decision valued again with twice the budget (« Analyser plus
