@@ -269,11 +269,13 @@ def _worth(
 
 
 def order_candidates(
-    state: MatchState, seed: int, actions: Sequence[str] | None = None
+    state: MatchState, actions: Sequence[str] | None = None
 ) -> tuple[list[str], list[str]]:
     """The side programming's candidates (the expert's, plus ``actions``) and the other
-    side's probable programmes (the greedy orders and their neighbours)."""
-    expert = ExpertBot(seed & ((1 << 63) - 1))
+    side's probable programmes (the greedy orders and their neighbours). The candidates
+    do not depend on the analysis's seed (the expert's sampler under seed 0, keyed by the
+    decision): two seeds compare the same options, only their rollouts' dice differ."""
+    expert = ExpertBot(0)
     side = state.side
     mine = expert.candidates(state, side, decision_key(state))
     for action in actions or ():
@@ -292,7 +294,7 @@ def _orders(
     exact: DecisionValues,
 ) -> Valuation:
     side = state.side
-    mine, theirs = order_candidates(state, seed, actions)
+    mine, theirs = order_candidates(state, actions)
     rollouts = ORDER_ROLLOUTS_PER_BUDGET * level
     expert = ExpertBot(seed & ((1 << 63) - 1))
     key = decision_key(state)
