@@ -7,8 +7,16 @@ mistakes of a finished match.
 - :class:`WinChances` (:mod:`akvo.coach.chances`): the estimated chance of winning the
   match after each option, from rollouts of the greedy bot on common random numbers, with
   95 % intervals, refinable while the reader thinks;
-- :func:`analyse` (:mod:`akvo.coach.analysis`): the post-match analysis of a record, on
-  Dask, behind ``akvo analyse``.
+- :func:`valuation` (:mod:`akvo.coach.valuation`): the one valuation — every option of a
+  decision on the win-chance scale with its interval, exact measure and French reason; the
+  suggestion is its best option;
+- :func:`review` (:mod:`akvo.coach.review`): the post-match review on it, behind
+  ``akvo analyse`` — stable verdicts, luck (:mod:`akvo.coach.luck`), ratings
+  (:mod:`akvo.coach.rating`), the annotated move list, :func:`refine`;
+- :func:`mistake_exercises` (:mod:`akvo.coach.exercises`): mistakes as exercises on a
+  spaced schedule;
+- :func:`analyse` (:mod:`akvo.coach.analysis`): the earlier rollout analysis of a record,
+  kept while the pages move to :func:`review`.
 
 Pure Python over the engine's public API: no Jupyter, no widgets (the pages build on it).
 """
@@ -23,6 +31,9 @@ from akvo.coach.errors import CoachError
 if TYPE_CHECKING:
     from akvo.coach.analysis import Analysis, analyse
     from akvo.coach.chances import OptionChance, WinChances, candidate_options
+    from akvo.coach.exercises import mistake_exercises
+    from akvo.coach.review import Review, refine, review
+    from akvo.coach.valuation import OptionWorth, Valuation, valuation
     from akvo.coach.values import DecisionValues, OptionValue, decision_values
 
 #: Where each name lives: imported on first use, so that ``akvo --help`` stays light.
@@ -35,6 +46,13 @@ _HOMES = {
     "DecisionValues": "values",
     "OptionValue": "values",
     "decision_values": "values",
+    "OptionWorth": "valuation",
+    "Valuation": "valuation",
+    "valuation": "valuation",
+    "Review": "review",
+    "refine": "review",
+    "review": "review",
+    "mistake_exercises": "exercises",
 }
 
 
@@ -50,8 +68,15 @@ __all__ = [
     "DecisionValues",
     "OptionChance",
     "OptionValue",
+    "OptionWorth",
+    "Review",
+    "Valuation",
     "WinChances",
     "analyse",
     "candidate_options",
     "decision_values",
+    "mistake_exercises",
+    "refine",
+    "review",
+    "valuation",
 ]
