@@ -135,7 +135,8 @@ def _signed(x: float) -> str:
     return ("+" if x >= 0 else "−") + points(abs(x))
 
 
-def _roller(state: MatchState) -> int:
+def roller_of(state: MatchState) -> int:
+    """The side whose roll it is at a chance node (−1: the weather)."""
     if state.phase == WEATHER or state.shot is None:
         return -1
     shot = state.shot
@@ -164,7 +165,7 @@ def match_luck(record: object, judge: Judge | None = None) -> Luck:
             states += [child for child, _ in branches]
             after = state.child(action)
             states.append(after)
-            roller = _roller(state)
+            roller = roller_of(state)
             words = action_words(action, max(roller, 0), state.rules)
             events.append((index, first, state.turn, roller, words, [p for _, p in branches]))
         state.apply_action(action)
@@ -179,4 +180,4 @@ def match_luck(record: object, judge: Judge | None = None) -> Luck:
     return Luck(tuple(rolls), chances[0], result)
 
 
-__all__ = ["MARKED", "Luck", "RollLuck", "match_luck"]
+__all__ = ["MARKED", "Luck", "RollLuck", "match_luck", "roller_of"]

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from akvo.coach.errors import CoachError
-from akvo.coach.luck import Luck, match_luck
+from akvo.coach.luck import Luck, match_luck, roller_of
 from akvo.coach.rating import MARKS, UNSURE, VERDICT_NAMES, Rating, rating, stable_verdict
 from akvo.coach.valuation import DEFAULT_BUDGET, Valuation, check_budget, valuation
 from akvo.coach.words import action_words, capitalised, percent, points
@@ -310,7 +310,7 @@ def review(
     for index, state, action in positions(record):
         player = state.player
         if player == CHANCE:
-            roller = -1 if state.shot is None else state.shot.side
+            roller = roller_of(state)
             words.append((index + 1, state.turn, roller, action_words(action, 0, state.rules)))
             continue
         words.append((index + 1, state.turn, player, action_words(action, player, state.rules)))
