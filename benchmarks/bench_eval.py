@@ -6,13 +6,13 @@ positions). Targets: ≥ 20,000 positions/s in batches; mean absolute calibratio
 Run (one core for the network: OpenBLAS threads set to 1 before numpy loads)::
 
     .venv/bin/python benchmarks/bench_eval.py [--positions 2000] [--rollouts 16] \\
-        [--train-log FILE]
+        [--calibration-data FILE] [--training TEXT]
 
 Speed: decision nodes of random and greedy matches, evaluated in batches of several sizes
 (the whole :meth:`~akvo.eval.Evaluation.win_chances` call: reading the states, features,
 network), and one at a time. Calibration: :func:`akvo.eval.train.held_out_positions` (seeds
-never used in training) and :func:`akvo.eval.calibration`. ``--train-log``: the output of
-the ``akvo train`` run that made the shipped weights, quoted in the report. Writes
+never used in training) and :func:`akvo.eval.calibration`. The learning curve is the one
+the shipped weights record; ``--training`` says how they were made. Writes
 benchmarks/results/eval.md.
 """
 
@@ -30,9 +30,9 @@ from pathlib import Path
 
 import numpy as np
 
-from akvo.eval import calibration, default_evaluation
+from akvo.eval import DEFAULT_WEIGHTS, FEATURE_VERSION, calibration, default_evaluation, rules_stamp
 from akvo.eval.features import features, raw_batch
-from akvo.eval.train import held_out_positions
+from akvo.eval.train import Dataset, held_out_positions
 from akvo.match import MatchState, decisions, new_match
 from akvo.match.bots import RandomBot
 
@@ -87,27 +87,53 @@ def speed(positions: list[MatchState]) -> list[str]:
     return lines
 
 
+def calibration_data(path: Path | None, positions: int, rollouts: int, seed: int) -> Dataset:
+    """The held-out positions: read from ``path`` if it exists, else made (and saved there)."""
+    if path is not None and path.exists():
+        with np.load(path) as saved:
+            return Dataset(saved["raw"], saved["value"], saved["diff"], saved["match"])
+    data = held_out_positions(
+        default_evaluation().rules, positions, rollouts, seed, workers=0, progress=False
+    )
+    if path is not None:
+        np.savez(path, raw=data.raw, value=data.value, diff=data.diff, match=data.match)
+    return data
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--matches", type=int, default=12, help="matches for the speed nodes")
     parser.add_argument("--positions", type=int, default=2000)
     parser.add_argument("--rollouts", type=int, default=16)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--train-log", type=Path, default=None)
+    parser.add_argument(
+        "--training",
+        default="",
+        help="how the shipped weights were made (command, data and CPU time), quoted",
+    )
+    parser.add_argument(
+        "--calibration-data",
+        type=Path,
+        default=None,
+        help="an .npz of held-out positions saved by an earlier run (else made and saved here)",
+    )
     args = parser.parse_args()
     from recorded import stamp, write  # type: ignore[import-not-found]
 
     ev = default_evaluation()
     meta = ev.weights.meta
     lines = ["# Learned evaluation (`benchmarks/bench_eval.py`)", ""]
-    lines += [f"Weights: `akvo/eval/weights/default.npz`, {meta}", ""]
+    lines += [
+        "Weights: `akvo/eval/weights/default.npz` "
+        f"({DEFAULT_WEIGHTS.stat().st_size / 1024:.0f} KiB), feature version "
+        f"{FEATURE_VERSION}, rules {rules_stamp(ev.rules)}.",
+        "",
+    ]
     sample = nodes(args.matches)
     lines += ["## Speed (one core)", "", f"{len(sample)} decision nodes.", ""]
     lines += speed(sample)
     started = time.perf_counter()
-    data = held_out_positions(
-        ev.rules, args.positions, args.rollouts, args.seed, workers=0, progress=False
-    )
+    data = calibration_data(args.calibration_data, args.positions, args.rollouts, args.seed)
     seconds = time.perf_counter() - started
     predicted = 1.0 / (
         1.0 + np.exp(-ev.forward(features(data.raw, 0, ev.rules).astype(float))[:, 0])
@@ -120,18 +146,29 @@ def main() -> None:
         "",
         f"{len(data)} held-out positions (exploring greedy matches, seeds never used in "
         f"training), each valued by the mean of {args.rollouts} greedy rollouts "
-        f"({seconds:.0f} s); A's predicted win chance against that mean, 10 bins:",
+        f"({seconds:.0f} s to make or read); A's predicted win chance against that mean, 10 bins:",
         "",
         curve.to_markdown(),
         "",
         f"Per position, the mean |predicted − rollout mean| is {100 * spread:.1f} points "
         f"(the rollout mean's own standard error is up to {50 / args.rollouts**0.5:.1f}).",
     ]
-    curve_rows = meta.get("curve")
-    if args.train_log is not None:
-        lines += ["", "## Training run", "", "```", args.train_log.read_text().strip(), "```"]
-    elif curve_rows:
-        lines += ["", "## Learning curve", "", str(curve_rows)]
+    lines += ["", "## Training and learning curve", ""]
+    if args.training:
+        lines += [args.training, ""]
+    lines += [
+        f"{meta.get('positions')} positions ({meta.get('held_out')} held out: every tenth "
+        f"match); the weights kept are epoch {meta.get('best_epoch')}'s (best held-out "
+        "log-loss). Always predicting the mean scores a log-loss of 0.693.",
+        "",
+        "| epoch | train log-loss | held-out log-loss | held-out accuracy | score MAE |",
+        "|---:|---:|---:|---:|---:|",
+    ]
+    for row in meta.get("curve", []):
+        lines.append(
+            f"| {int(row['epoch'])} | {row['train_log_loss']:.4f} | {row['held_log_loss']:.4f}"
+            f" | {row['held_accuracy']:.4f} | {row['held_score_mae']:.3f} |"
+        )
     lines += ["", stamp("bench_eval.py")]
     write(RESULTS, lines)
 

@@ -61,7 +61,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         metavar="VARIANTS",
         help="rules variants to train for, e.g. weather=coin,prodige=all",
     )
-    parser.add_argument("--epochs", type=_count(1), default=30, help="passes over the data")
+    parser.add_argument("--epochs", type=_count(1), default=20, help="passes over the data")
     where = parser.add_mutually_exclusive_group()
     where.add_argument(
         "--workers",

@@ -291,7 +291,7 @@ def fit(
     rules: RulesConfig,
     seed: int = 0,
     *,
-    epochs: int = 30,
+    epochs: int = 20,
     hidden: int = HIDDEN,
     batch: int = 256,
     rate: float = 0.003,
@@ -431,7 +431,7 @@ def train(
     workers: int | None = 1,
     scheduler: str | None = None,
     progress: bool | None = None,
-    epochs: int = 30,
+    epochs: int = 20,
     on_epoch: Callable[[dict[str, float]], None] | None = None,
 ) -> tuple[Fit, Dataset, float]:
     """Generate the data of ``matches`` matches and fit; returns the fit, the data and the
