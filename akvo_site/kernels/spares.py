@@ -27,8 +27,9 @@ from jupyter_server._tz import utcnow
 
 from akvo.errors import AkvoError
 
-#: What a spare imports before any reader comes: the modules the book's pages import (a test
-#: reads every notebook's imports and checks they are all here).
+#: What a spare imports before any reader comes: the modules the book's pages import, a page
+#: class taken from the facade by its module (a test reads every notebook's imports and
+#: checks they are all here).
 BOOK_IMPORTS = (
     "ipywidgets",
     "bqplot",
@@ -36,19 +37,23 @@ BOOK_IMPORTS = (
     "scipy.stats",
     "akvo",
     "akvo_widgets.chapters",
-    "akvo_widgets.reference.concordance",
+    "akvo_widgets.learn.duel",
     "akvo_widgets.learn.examples",
     "akvo_widgets.learn.examples_game",
-    "akvo_widgets.reference.glossary",
-    "akvo_widgets.design.lab",
+    "akvo_widgets.learn.matrix",
+    "akvo_widgets.learn.roll",
+    "akvo_widgets.learn.sharing",
+    "akvo_widgets.learn.shot",
     "akvo_widgets.play.exercises",
     "akvo_widgets.play.game",
     "akvo_widgets.play.replay",
     "akvo_widgets.play.tutorial",
-    "akvo_widgets.reference.aide_memoire",
-    "akvo_widgets.learn.sharing",
-    "akvo_widgets.reference.siblings",
+    "akvo_widgets.design.lab",
     "akvo_widgets.design.variants",
+    "akvo_widgets.reference.aide_memoire",
+    "akvo_widgets.reference.concordance",
+    "akvo_widgets.reference.glossary",
+    "akvo_widgets.reference.siblings",
 )
 
 #: Engine caches a spare fills after its imports, each a function called without arguments:
