@@ -42,7 +42,7 @@ compile: $(STAMP)
 	@rm -f $(ENGINE)
 	@$(MAKE) --no-print-directory $(ENGINE)
 
-# The site: Voilà with the home page at "/" (akvo_widgets.site), settings in book/voila.json.
+# The site: Voilà with the home page at "/" (akvo_site), settings in book/voila.json.
 # A reader on their own machine: one pre-heated kernel per page (about 1 GB), not the
 # public server's pools of book/voila.json (76 kernels, about 3 GB; README, « Serve it
 # publicly »), and pools that do not grow with the readers. `make book POOLS=` keeps
@@ -51,7 +51,7 @@ POOLS ?= --VoilaKernelManager.kernel_pools_config='{"default": {"pool_size": 1}}
 	--BookPools.memory_mb=0
 book: $(STAMP) $(ENGINE)
 	@echo "Serving the Akvolition book on http://$(HOST):$(PORT)/  (Ctrl+C to stop)"
-	cd book && $(CURDIR)/$(BIN)/python -m akvo_widgets.site . --no-browser \
+	cd book && $(CURDIR)/$(BIN)/python -m akvo_site . --no-browser \
 		--Voila.ip=$(HOST) --port=$(PORT) --Voila.port_retries=0 $(POOLS)
 
 # Authors: the same notebooks in JupyterLab (as root, JupyterLab needs --allow-root).
@@ -59,13 +59,13 @@ lab: $(STAMP) $(ENGINE)
 	$(BIN)/jupyter lab --ServerApp.root_dir=book --ip=$(HOST) --no-browser --allow-root
 
 lint: $(STAMP)
-	$(BIN)/ruff check akvo widgets tests benchmarks setup.py
-	$(BIN)/ruff format --check akvo widgets tests benchmarks setup.py
-	$(BIN)/mypy akvo widgets
+	$(BIN)/ruff check akvo akvo_widgets akvo_site tests benchmarks setup.py
+	$(BIN)/ruff format --check akvo akvo_widgets akvo_site tests benchmarks setup.py
+	$(BIN)/mypy akvo akvo_widgets akvo_site
 
 format: $(STAMP)
-	$(BIN)/ruff check --fix akvo widgets tests benchmarks setup.py
-	$(BIN)/ruff format akvo widgets tests benchmarks setup.py
+	$(BIN)/ruff check --fix akvo akvo_widgets akvo_site tests benchmarks setup.py
+	$(BIN)/ruff format akvo akvo_widgets akvo_site tests benchmarks setup.py
 
 # Every test: tests/ (unit, widgets, notebooks' files, Chromium browser tests) and book/
 # (each notebook executed by nbval), with the compiled engine if it built; see

@@ -82,7 +82,7 @@ def main() -> None:
             page.close()
     lines = [
         *report_head("Board benchmark (`benchmarks/bench_board.py`)"),
-        f"- Page: `{PAGE}` served by `python -m akvo_widgets.site`, headless Chromium.",
+        f"- Page: `{PAGE}` served by `python -m akvo_site`, headless Chromium.",
         "",
         f"## Select a unit → its targets shown ({CLICKS} selections each)",
         "",

@@ -4,7 +4,7 @@ HAProxy (issue 20.4), beside this machine's ceiling for two processes.
 A reader is ``bench_load.reader`` (GET the page, open its kernel's websocket with the
 page's cookies — the proxy's sticky one included — ask for the kernel info, stay
 ``--stay`` s, leave with the beacon). ``--readers`` readers arrive together on the home
-page of a deployment (``akvo_widgets.site_cluster``: 1 or 2 servers behind the proxy)
+page of a deployment (``akvo_site.cluster``: 1 or 2 servers behind the proxy)
 with **no pre-heated kernel** (pools of 0, no spares: what a server sustains once a burst has
 drained its pools; ``bench_load.py`` measures the pools themselves), and the rate is the
 readers served over the time until the last one had its page. Both deployments run in one
@@ -34,12 +34,12 @@ from bench_load import Step, reader, wait_until_quiet  # noqa: E402
 from bench_site import machine  # noqa: E402
 from tornado.httpclient import AsyncHTTPClient  # noqa: E402
 
-from akvo_widgets.site import RunningServer  # noqa: E402
-from akvo_widgets.site_cluster import cluster_in_background  # noqa: E402
+from akvo_site.app import RunningServer  # noqa: E402
+from akvo_site.cluster import cluster_in_background  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results" / "cluster.md"
 BOOK = ROOT / "book"
-#: No pre-heated kernel and no spare (widgets/site_spares.py): every reader's kernel starts.
+#: No pre-heated kernel and no spare (akvo_site/kernels/spares.py): every reader's kernel starts.
 NO_POOLS = (
     '--VoilaKernelManager.kernel_pools_config={"default": {"pool_size": 0}}',
     "--BookPools.spares=0",
@@ -172,7 +172,7 @@ def report(
 - Date: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC
 - Machine: {machine()}; load average at the end {load} (1/5/15 min: other work shares the cores)
 - Command: `.venv/bin/python benchmarks/bench_cluster.py {options}`
-- Deployment: `akvo_widgets.site_cluster` (`deploy/haproxy.cfg`, Debian HAProxy), book
+- Deployment: `akvo_site.cluster` (`deploy/haproxy.cfg`, Debian HAProxy), book
   servers with **no pre-heated kernel** and no spare: each reader's kernel starts on
   demand, the rate a server sustains once a burst has drained its pools
   (`bench_load.py` measures the pools themselves); reader cap above the burst.

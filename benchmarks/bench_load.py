@@ -42,20 +42,20 @@ from pathlib import Path
 from tornado.httpclient import AsyncHTTPClient, HTTPClientError, HTTPRequest
 from tornado.websocket import websocket_connect
 
-from akvo_widgets.site import (
+from akvo_site.app import (
     READY_ROUTE,
     SMALL_POOLS,
     RunningServer,
     serve_in_background,
     wait_for_pools,
 )
-from akvo_widgets.site_guard import V1_PROTOCOL
+from akvo_site.guard import V1_PROTOCOL
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from bench_site import machine  # noqa: E402
 
-from tests.test_site_security import message, v1_frame  # noqa: E402
+from tests.akvo_site.test_site_security import message, v1_frame  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results" / "load.md"
 #: ``--page spread``: reader i opens the i-th page of the book (home page and chapters).
@@ -363,7 +363,7 @@ def report(
         f"- Machine: {machine()}; load average at the end "
         f"{' / '.join(f'{x:.1f}' for x in os.getloadavg())} (1/5/15 min: other work shares "
         "the cores)",
-        f"- Server: one `python -m akvo_widgets.site` with `book/voila.json`: "
+        f"- Server: one `python -m akvo_site` with `book/voila.json`: "
         f"max_readers={book['max_readers']}, pre-heated pools of {pool} kernels in all "
         f"(per page: {config['VoilaKernelManager']['kernel_pools_config']}), culling of "
         f"unconnected kernels idle {culling['cull_idle_timeout']} s "

@@ -70,14 +70,14 @@ from bench_site import (
     press_and_time,
 )
 
-from akvo_widgets.site import (
+from akvo_site.app import (
     free_port,
     server_command,
     stop_server,
     wait_for_pools,
     wait_until_serving,
 )
-from akvo_widgets.site_kernels import WIDGET_ECHO_VARIABLE
+from akvo_site.kernels.manager import WIDGET_ECHO_VARIABLE
 
 RESULTS = ROOT / "benchmarks" / "results" / "roundtrip.md"
 WAIT_MS = 60_000
@@ -171,7 +171,7 @@ def serve_traced(argv: list[str]) -> None:
         ZMQChannelsWebsocketConnection,
     )
 
-    from akvo_widgets import site
+    from akvo_site import app as site
 
     trace = open(os.environ["AKVO_TRACE"], "a", buffering=1)  # noqa: SIM115
     incoming = ZMQChannelsWebsocketConnection.handle_incoming_message

@@ -52,8 +52,8 @@ import nbformat
 import scipy.stats
 from playwright.sync_api import Browser, Locator, Page, sync_playwright
 
+from akvo_site.app import SMALL_POOLS, background_server, wait_for_pools
 from akvo_widgets import chapters
-from akvo_widgets.site import SMALL_POOLS, background_server, wait_for_pools
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results" / "site.md"
@@ -624,7 +624,7 @@ def template_before(revision: str, root: Path) -> str:
     folder = root / "voila" / "templates" / "akvo-before"
     folder.mkdir(parents=True)
     for name in ("conf.json", "index.html.j2"):
-        source = f"{revision}:widgets/templates/voila/templates/akvo/{name}"
+        source = f"{revision}:akvo_site/templates/voila/templates/akvo/{name}"
         text = subprocess.run(
             ["git", "show", source], cwd=ROOT, capture_output=True, text=True, check=True
         ).stdout
@@ -805,7 +805,7 @@ ATTEMPTS_TABLE
   waves on the critical path (entry files, their chunks, the widget views' chunks). Now the
   page asks the server for one thing before its render, the kernel model (`profile_site.py`
   on the slider page: 20 requests → 1). Files whose name has no content hash (`style.js`)
-  stay `no-cache` (tests/test_site_assets.py).
+  stay `no-cache` (tests/akvo_site/test_site_assets.py).
   It removes work and round trips for certain; its effect on the time is inside this
   machine's noise.
 - **Dropped: preload hints.** No gain measurable; with added latency, new readers were
@@ -913,7 +913,7 @@ def render_report(
         f"- Machine: {machine()}; load average at the end "
         f"{' / '.join(f'{x:.1f}' for x in os.getloadavg())} (1/5/15 min: other work shares "
         "the cores)",
-        "- Server: `python -m akvo_widgets.site` with `book/voila.json`, except the pools: one "
+        "- Server: `python -m akvo_site` with `book/voila.json`, except the pools: one "
         "pre-heated kernel per measured page, fixed (`BookPools.memory_mb=0`: no pool grows, "
         "no spare); every visit waits until all pools are warm "
         "(`/akvo/ready`). Headless Chromium via Playwright, a fresh browser context (empty "
@@ -1092,8 +1092,8 @@ ROUND_TRIP_NOTES = [
     "the server forwards v1 frames without re-serialising them (0.3 ms in, 0.3 ms out); "
     "nothing more to batch (each message is written at once; since 2026-12-02 the rune duel "
     "and the chest shot send the number's update first too, and the duel's heat map only "
-    "its colours: tests/test_control_messages.py); the paint waits for the display's next "
-    "frame.",
+    "its colours: tests/akvo_widgets/kit/test_control_messages.py); the paint waits for the "
+    "display's next frame.",
     "- **The key fact:** the bare echo, with no engine and one label, is the floor of this "
     "stack: its p95 in the page is 19.5 ms on the idle machine (2026-12-01 16:56 UTC, the "
     "table above) and 28–33 ms at load average 6; what it spends cannot be removed without "

@@ -1,6 +1,6 @@
 """Load benchmark of the online tables (issue 23.7): many tables at once through the HTTP API.
 
-The tables' HTTP API (``akvo_widgets.site_tables``, the same handlers as in the book server,
+The tables' HTTP API (``akvo_site.tables.api``, the same handlers as in the book server,
 without Voilà) runs in a process of its own on loopback (``tests.tables_play.InProcessServer``,
 the throttle opened wide: every client here shares one address). Scripted clients
 (``akvo.online.client``: httpx, server-sent events) open ``--tables`` tables at once, half
@@ -350,7 +350,7 @@ def report(result: dict[str, Any], args: argparse.Namespace) -> str:
 - Date: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC
 - Machine: {machine()}; load average at the end {load} (1/5/15 min: other work shares the cores)
 - Command: `.venv/bin/python {command}`
-- Server: the tables' HTTP API (`akvo_widgets.site_tables`, as in the book server, without
+- Server: the tables' HTTP API (`akvo_site.tables.api`, as in the book server, without
   Voilà) in a process of its own on loopback, SQLite (WAL) in a temporary folder, the
   per-client throttle opened wide (every client here is 127.0.0.1), the coach on.
 - Clients: one asyncio process, httpx; {tables} tables at once (half for 2 players, half for

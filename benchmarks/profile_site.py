@@ -43,7 +43,7 @@ from bench_site import (
     pools_for,
 )
 
-from akvo_widgets.site import background_server, wait_for_pools
+from akvo_site.app import background_server, wait_for_pools
 
 #: Installed before any page script: timestamps of websocket events and kernel messages
 #: (Jupyter's v1 binary protocol: offsets, channel, header, …), and long tasks.

@@ -6,7 +6,7 @@ Two markers sort the suite into lanes (``make check`` runs neither; ``make test`
 - ``server``: starts a book server. Given here to every test that uses a server fixture
   (:data:`SERVER_FIXTURES`); a test that starts one itself carries the marker explicitly.
   ``make check`` sets ``AKVO_NO_SERVERS=1``, under which
-  :func:`akvo_widgets.site.serve_in_background` refuses to start: an unmarked test that
+  :func:`akvo_site.app.serve_in_background` refuses to start: an unmarked test that
   starts a server fails the fast lane instead of slowing it down.
 """
 

@@ -17,7 +17,7 @@ from tornado.netutil import bind_sockets
 
 from akvo.bots import make_bot
 from akvo.online import Table, parse_request
-from akvo_widgets.site_tables import OnlineTables, table_handlers
+from akvo_site.tables.api import OnlineTables, table_handlers
 
 PRESETS = ["perrockiss", "fish-tank"]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import pkgutil
 import re
@@ -11,6 +12,7 @@ import sys
 import tomllib
 import zipfile
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 import yaml
@@ -28,6 +30,7 @@ FRONT_END = (
     "jupyter_client",
     "ipykernel",
     "akvo_widgets",
+    "akvo_site",
     "pandas",
 )
 
@@ -87,23 +90,22 @@ def test_plain_import_is_light() -> None:
     assert out.stdout.strip() == "[]"
 
 
-def test_widgets_package_is_importable_as_akvo_widgets() -> None:
-    import akvo_widgets
+#: The three packages, each in the folder of its name: the engine, the book's kernel side
+#: and its server.
+PACKAGES = ("akvo", "akvo_widgets", "akvo_site")
 
-    assert Path(akvo_widgets.__file__).parent == ROOT / "widgets"
+
+def test_each_package_is_the_folder_of_its_name() -> None:
+    for name in PACKAGES:
+        module = importlib.import_module(name)
+        assert Path(module.__file__ or "").parent == ROOT / name
 
 
-def test_every_package_folder_is_installed() -> None:
-    """A non-editable install ships only the listed packages: every folder must be there."""
-    listed = set(
-        tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
-    )
-    found = set()
-    for top, name in (("akvo", "akvo"), ("widgets", "akvo_widgets")):
-        for init in (ROOT / top).rglob("__init__.py"):
-            parts = init.parent.relative_to(ROOT / top).parts
-            found.add(".".join((name, *parts)))
-    assert found == listed
+def _tracked(prefix: str) -> list[str]:
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", prefix], cwd=ROOT, capture_output=True, check=True
+    ).stdout.decode()
+    return [name for name in listed.split("\0") if name]
 
 
 # --- lean packages: the engine alone, the rest in extras --------------------------------------
@@ -121,10 +123,16 @@ def _name(requirement: str) -> str:
     return re.split(r"[\s\[<>=!~;]", requirement, maxsplit=1)[0].lower().replace("_", "-")
 
 
+class Wheel(NamedTuple):
+    files: list[str]
+    metadata: list[str]
+
+
 @pytest.fixture(scope="module")
-def wheel_metadata(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
-    """The METADATA lines of a wheel built (pip wheel, isolated build) from the committed
-    files copied to a temporary folder, so that the work tree's build/ stays untouched."""
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Wheel:
+    """The files and METADATA lines of a wheel built (pip wheel, isolated build) from the
+    committed files copied to a temporary folder, so that the work tree's build/ stays
+    untouched."""
     work = tmp_path_factory.mktemp("wheel")
     listed = subprocess.run(
         ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True
@@ -136,12 +144,28 @@ def wheel_metadata(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
             shutil.copyfile(source, work / "src" / name)
     pip = [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(work / "dist")]
     subprocess.run([*pip, str(work / "src")], capture_output=True, check=True, timeout=600)
-    (wheel,) = (work / "dist").glob("akvo-*.whl")
-    with zipfile.ZipFile(wheel) as archive:
+    (built,) = (work / "dist").glob("akvo-*.whl")
+    with zipfile.ZipFile(built) as archive:
         names = archive.namelist()
         assert not [n for n in names if n.endswith(".so")], "the wheel is pure Python"
         metadata = next(n for n in names if n.endswith(".dist-info/METADATA"))
-        return archive.read(metadata).decode().splitlines()
+        return Wheel(names, archive.read(metadata).decode().splitlines())
+
+
+@pytest.fixture(scope="module")
+def wheel_metadata(wheel: Wheel) -> list[str]:
+    return wheel.metadata
+
+
+def test_the_wheel_ships_every_package_and_its_files(wheel: Wheel) -> None:
+    """Every committed file of the three packages is in a wheel (subpackages are found, the
+    pages' JavaScript and CSS, the templates and the tables' static files are package data);
+    the tests, benchmarks and notebooks are not."""
+    shipped = set(wheel.files)
+    committed = [name for package in PACKAGES for name in _tracked(f"{package}/")]
+    assert [name for name in committed if name not in shipped] == []
+    assert any(name.startswith("akvo_site/templates/voila/") for name in shipped)
+    assert not [name for name in shipped if name.startswith(("tests/", "benchmarks/", "book/"))]
 
 
 def test_the_wheel_requires_the_engine_alone_and_offers_the_extras(

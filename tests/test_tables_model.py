@@ -19,7 +19,7 @@ from akvo.online.sharing import (
     ship_shared,
 )
 from akvo.rules import CHARACTERS, Character
-from akvo_widgets.sharing import sharing_notes
+from akvo_widgets.learn.sharing import sharing_notes
 from tests.tables_play import PRESETS, new_table, play_bots, play_until, random_move
 
 

@@ -5,7 +5,7 @@ TTTA AA``); a player reads French. :func:`action_words` turns every action of th
 vocabulary (:mod:`akvo.match.actions`) into a French phrase built from the engine's own
 names (characters :data:`~akvo.match.board.CHAR_LABELS`, Ultimes and runes from
 :mod:`akvo.rules`); :func:`percent` and :func:`points` write numbers with a decimal comma.
-The pages' button labels (``widgets/play/labels.py``) say the same things and can delegate
+The pages' button labels (``akvo_widgets/text/labels.py``) say the same things and can delegate
 here.
 """
 

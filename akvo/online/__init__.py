@@ -1,6 +1,6 @@
 """Online tables: 2, 4 or 6 people on their own devices around one match (issue 23).
 
-Pure Python, no web framework: the HTTP layer (:mod:`akvo_widgets.site_tables`) only
+Pure Python, no web framework: the HTTP layer (:mod:`akvo_site.tables.api`) only
 routes requests here.
 
 - :mod:`akvo.online.sharing`: who plays which characters (annex « Jeu en équipes »);

@@ -11,7 +11,7 @@ other side's deadlines are not shown during the orders (they would tell when eac
 players sent a part).
 
 Labels are French; the engine's action strings are labelled by a :class:`Labels` given by
-the front end (the book's labels live in :mod:`akvo_widgets.play.labels`).
+the front end (the book's labels live in :mod:`akvo_widgets.text.labels`).
 """
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ class Advice:
 
 
 class Coach(Protocol):
-    """The coach of a front end (the book's: :mod:`akvo_widgets.site_tables_coach`)."""
+    """The coach of a front end (the book's: :mod:`akvo_site.tables.coach`)."""
 
     def advise(self, state: MatchState, side: int) -> Advice | None:
         """Advice for ``side``, which is deciding (or programming) at ``state``: a copy of

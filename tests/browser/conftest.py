@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from akvo_widgets.site import SMALL_POOLS, background_server
+from akvo_site.app import SMALL_POOLS, background_server
 from tests.browser.chromium import CHROMIUM_FLAGS, chromium_path
 
 ROOT = Path(__file__).resolve().parents[2]

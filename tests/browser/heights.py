@@ -21,13 +21,13 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page, sync_playwright
 
+from akvo_site.app import SMALL_POOLS, background_server
 from akvo_widgets import chapters as manifest
-from akvo_widgets.site import SMALL_POOLS, background_server
 from tests.browser.chromium import CHROMIUM_FLAGS, chromium_path
 
 ROOT = Path(__file__).resolve().parents[2]
 BOOK = ROOT / "book"
-CSS = ROOT / "widgets" / "templates" / "voila" / "templates" / "akvo" / "static"
+CSS = ROOT / "akvo_site" / "templates" / "voila" / "templates" / "akvo" / "static"
 CSS = CSS / "akvo-heights.css"
 WIDTHS = {"wide": 1280, "narrow": 390}
 SCREEN_HEIGHT = 900

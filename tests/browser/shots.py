@@ -18,8 +18,8 @@ from pathlib import Path
 
 from playwright.sync_api import Page, sync_playwright
 
+from akvo_site.app import SMALL_POOLS, background_server
 from akvo_widgets import chapters as manifest
-from akvo_widgets.site import SMALL_POOLS, background_server
 from tests.browser.chromium import CHROMIUM_FLAGS, chromium_path
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,6 +1,6 @@
 """The live board in headless Chromium, on real book pages.
 
-tir-sur-un-mage.ipynb shows ``akvo_widgets.examples.shooter_on_board()``: a turn-3 position
+tir-sur-un-mage.ipynb shows ``akvo_widgets.learn.examples.shooter_on_board()``: a turn-3 position
 with A's Surfeur selected; plateau-et-mise-en-place.ipynb shows the setup from B's seat
 (``examples_game.setup_seen_from_b()``, a flipped board). The expected odds are computed
 here with the engine (:func:`akvo.match.preview.unit_preview`) and formatted by the board's
@@ -21,9 +21,9 @@ from akvo.match.board import CHAR_NAMES
 from akvo.match.preview import unit_preview
 from akvo.match.state import MatchState
 from akvo.shots import Side, shot_on_mage
-from akvo_widgets.board_svg import badged_targets, odds_text
-from akvo_widgets.examples import shooter_on_board
-from akvo_widgets.formatting import percent
+from akvo_widgets.board.svg import badged_targets, odds_text
+from akvo_widgets.learn.examples import shooter_on_board
+from akvo_widgets.text.formatting import percent
 from tests.browser.chromium import outside_requests
 from tests.browser.shots import settle
 from tests.browser.test_site import WAIT, open_page

@@ -1,5 +1,5 @@
 """Two book servers behind HAProxy on loopback (issue 20.4, issue 23.6): the deployment of
-``deploy/haproxy.cfg`` as ``akvo_widgets.site_cluster`` fills it in.
+``deploy/haproxy.cfg`` as ``akvo_site.cluster`` fills it in.
 
 Tables first (they need both servers): each table, created through the proxy on either
 server, has every request (view, action, events, page, QR code) answered by the server
@@ -22,8 +22,8 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from akvo_widgets.site import SMALL_POOLS
-from akvo_widgets.site_cluster import (
+from akvo_site.app import SMALL_POOLS
+from akvo_site.cluster import (
     COOKIE,
     SERVER_HEADER,
     Cluster,

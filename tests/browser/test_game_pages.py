@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from akvo_widgets.stepper import TurnStepper
+from akvo_widgets.learn.stepper import TurnStepper
 from tests.browser.test_site import WAIT, open_page
 
 

@@ -19,8 +19,8 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from akvo_site.app import serve_in_background
 from akvo_widgets import chapters as manifest
-from akvo_widgets.site import serve_in_background
 from tests.browser.chromium import outside_requests
 from tests.browser.conftest import ARTIFACTS, BOOK
 

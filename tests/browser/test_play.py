@@ -15,9 +15,9 @@ from akvo.match import replay
 from akvo_widgets.play.decisions import action_css
 from akvo_widgets.play.exercises import OPENING, make_exercise, score_text
 from akvo_widgets.play.game import result_text
-from akvo_widgets.play.labels import LATERAL_CHARACTERS
 from akvo_widgets.play.replay import counter_text
 from akvo_widgets.play.tutorial import LESSON, lesson_position, progress_text
+from akvo_widgets.text.labels import LATERAL_CHARACTERS
 from tests.browser.test_site import WAIT, _same_text, open_page, screenshot
 
 MAX_DECISIONS = 600  # a match takes about 100 human decisions; this only bounds a runaway

@@ -14,8 +14,8 @@ from akvo.coach import decision_values
 from akvo_widgets.play.advice import value_phrase
 from akvo_widgets.play.decisions import action_css
 from akvo_widgets.play.exercises import make_exercise
-from akvo_widgets.play.labels import LATERAL_CHARACTERS
 from akvo_widgets.play.tutorial import LESSON, lesson_position
+from akvo_widgets.text.labels import LATERAL_CHARACTERS
 from tests.browser.test_play import open_widget_page
 from tests.browser.test_site import WAIT
 

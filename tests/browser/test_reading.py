@@ -30,8 +30,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page
 
+from akvo_site.app import SMALL_POOLS, background_server
 from akvo_widgets import chapters as manifest
-from akvo_widgets.site import SMALL_POOLS, background_server
 from tests.browser.conftest import ARTIFACTS, BOOK
 from tests.browser.shots import settle
 

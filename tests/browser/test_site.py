@@ -28,18 +28,18 @@ from akvo.teams import parse_team
 from akvo.variants import weather_favoured_turns
 from akvo_widgets import TurnStepper, UltimeScenes
 from akvo_widgets import chapters as manifest
+from akvo_widgets.board.view import lines_html
 from akvo_widgets.chapters import Chapter
-from akvo_widgets.formatting import decimal, french, percent
-from akvo_widgets.game_view import lines_html
-from akvo_widgets.glossary import BY_ANCHOR
+from akvo_widgets.learn.positions import play_move, verdict
+from akvo_widgets.learn.sharing import default_split, sharing_notes
+from akvo_widgets.learn.stepper import LineStepper
 from akvo_widgets.play.decisions import orders_summary
 from akvo_widgets.play.exercises import make_exercise, score_text
 from akvo_widgets.play.replay import ReplayViewer, counter_text
 from akvo_widgets.play.tutorial import LESSON, progress_text
-from akvo_widgets.positions import play_move, verdict
-from akvo_widgets.sharing import default_split, sharing_notes
-from akvo_widgets.stepper import LineStepper
-from akvo_widgets.team_errors import team_error_french
+from akvo_widgets.reference.glossary import BY_ANCHOR
+from akvo_widgets.text.formatting import decimal, french, percent
+from akvo_widgets.text.team_errors import team_error_french
 from tests.browser.chromium import outside_requests
 
 WAIT = 60_000  # ms: a cold kernel on a busy 2-core machine

@@ -1,0 +1,531 @@
+"""The online tables' HTTP API in the book server (issue 23): JSON over HTTP, pushes as
+server-sent events. The rules of who may act live in :mod:`akvo.online`; this module only
+routes, guards and labels.
+
+=======  ==========================================  =============================================
+method   route (under the base URL)                  answer
+=======  ==========================================  =============================================
+POST     ``akvo/api/tables``                         201: table id, seats with tokens and links
+GET      ``akvo/api/tables/{id}?token=T``            the seat's view
+POST     ``akvo/api/tables/{id}/actions``            ``{"token", "action"}`` → the new view
+GET      ``akvo/api/tables/{id}/events?token=T``     ``text/event-stream``: the view on every change
+GET      ``akvo/api/tables/{id}/record?token=T``     a finished match's record (replay, analysis)
+GET      ``akvo/api/tables/{id}/qr?token=T``         the seat's link as a QR code (SVG)
+GET      ``akvo/api/tables/options``                 teams, bots, rules variants (creation page)
+=======  ==========================================  =============================================
+
+A token may also come as ``Authorization: Bearer T``. Refusals are JSON ``{"error": code,
+"message": French}`` with 400 (bad input), 403 (no such seat, a spectator acting), 404,
+409 (not now), 413 (body over :data:`MAX_BODY` bytes), 415 (not JSON), 429 (too many
+requests from one client: a token bucket per address) or 503 (the store failed); a refused
+request changes nothing. Tokens never reach the access log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import ipaddress
+import json
+import logging
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from tornado import iostream, web
+from traitlets import Bool, Float, Int, Unicode
+from traitlets.config import Configurable
+
+from akvo.bots import BOTS
+from akvo.match import MatchState
+from akvo.online import TableRefusal
+from akvo.online.seating import refuse
+from akvo.online.service import TableService
+from akvo.online.store import TableStore
+from akvo.rules import PRESET_TEAMS
+from akvo_widgets.board import svg as board_drawing
+from akvo_widgets.board.svg import Frame, board_svg
+from akvo_widgets.text.formatting import french
+from akvo_widgets.text.labels import LATERAL_LABELS, SHIP_TOKEN_LABELS, action_label, orders_label
+from akvo_widgets.text.readings import READINGS
+from akvo_widgets.text.team_errors import team_error_french
+
+from .coach import TableCoach
+
+log = logging.getLogger("akvo.tables")
+
+#: The largest request body accepted (a creation request is about 300 bytes).
+MAX_BODY: Final = 4096
+#: A longer body is cut at once (the connection closes); a shorter one too long for
+#: :data:`MAX_BODY` is read and discarded, then refused with 413.
+DISCARD_LIMIT: Final = 65536
+THROTTLED: Final = "Trop de demandes à la fois\u00a0: patientez un instant."
+#: Seconds between two comments on an idle event stream (proxies close silent ones).
+HEARTBEAT: Final = 20.0
+API: Final = "akvo/api/tables"
+PAGE: Final = "akvo/table"
+CREATE_PAGE: Final = "akvo/en-ligne"
+STATIC: Final = "akvo/tables-static"
+STATIC_DIR: Final = Path(__file__).resolve().parent / "static"
+#: The live board's style sheet (``akvo_widgets/board/board.css``), for the pages' board.
+BOARD_CSS: Final = "akvo/tables-board"
+BOARD_DIR: Final = Path(board_drawing.__file__).resolve().parent
+_ID: Final = r"([A-Za-z0-9_-]{1,64})"
+#: HTTP status of each refusal code of akvo.online (400 otherwise).
+STATUS: Final = {
+    "forbidden": 403,
+    "spectator": 403,
+    "not_found": 404,
+    "broken": 409,
+    "not_your_turn": 409,
+    "illegal": 409,
+    "finished": 409,
+    "playing": 409,
+    "store": 503,
+}
+
+
+class OnlineTables(Configurable):  # type: ignore[misc]
+    """Settings of the online tables (``"OnlineTables"`` in ``voila.json``)."""
+
+    database = Unicode(
+        "tables.sqlite",
+        help="The SQLite file of the tables (relative to the server's working directory).",
+    ).tag(config=True)
+    node = Unicode(
+        "",
+        help="A prefix of every table id this server creates, so that a proxy in front of "
+        "several servers sends each table's requests to the one that holds it.",
+    ).tag(config=True)
+    rate = Float(10.0, help="Requests per second one client may make, on average.").tag(config=True)
+    burst = Int(60, help="Requests one client may make at once.").tag(config=True)
+    create_rate = Float(0.2, help="Tables per second one client may create.").tag(config=True)
+    create_burst = Int(10, help="Tables one client may create at once.").tag(config=True)
+    max_streams = Int(30, help="Event streams one client may hold open.").tag(config=True)
+    trust_forwarded = Bool(
+        False,
+        help="Take the client's address from X-Forwarded-For when the request comes from "
+        "a loopback proxy (the multi-server deployment).",
+    ).tag(config=True)
+
+
+class FrenchLabels:
+    """The book's French labels of engine actions and order tokens."""
+
+    def action(self, state: MatchState, action: str) -> str:
+        return action_label(state, action)
+
+    def token(self, unit: str, token: str) -> str:
+        return SHIP_TOKEN_LABELS[token] if unit == "navire" else LATERAL_LABELS[token]
+
+    def orders(self, orders: str) -> str:
+        return french(orders_label(orders))
+
+    def board(self, state: MatchState, viewer: int | None) -> str:
+        """The live board's picture (:mod:`akvo_widgets.board.svg`): the viewer's own orders
+        on its units, its beach at the bottom (side B sees the board turned half a turn)."""
+        return board_svg(state, viewer, frame=Frame(flipped=viewer == 1))
+
+
+class Throttle:
+    """A token bucket per client: ``rate`` requests a second on average, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self._buckets: dict[str, tuple[float, float]] = {}
+
+    def wait(self, client: str, now: float | None = None) -> float:
+        """0 if ``client`` may make a request now (and counts it), else the seconds to wait."""
+        now = time.monotonic() if now is None else now
+        tokens, last = self._buckets.get(client, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - last) * self.rate)
+        if tokens >= 1:
+            self._buckets[client] = (tokens - 1, now)
+            return 0.0
+        self._buckets[client] = (tokens, now)
+        if len(self._buckets) > 10_000:
+            self._forget_full(now)
+        return (1 - tokens) / self.rate
+
+    def _forget_full(self, now: float) -> None:
+        for key, (tokens, last) in list(self._buckets.items()):
+            if tokens + (now - last) * self.rate >= self.burst:
+                del self._buckets[key]
+
+
+class TablesApp:
+    """What the handlers share: the service, the settings, the throttles, open streams."""
+
+    def __init__(self, settings: OnlineTables, base_url: str, root: Path) -> None:
+        path = Path(settings.database)
+        self.settings = settings
+        self.base_url = base_url
+        self.store = TableStore(path if path.is_absolute() else root / path)
+        self.service = TableService(
+            self.store, FrenchLabels(), coach=TableCoach(), node=settings.node
+        )
+        loaded = self.service.load()
+        log.info("online tables: %d open, %d broken", loaded, len(self.service.broken))
+        self.requests = Throttle(settings.rate, settings.burst)
+        self.creations = Throttle(settings.create_rate, settings.create_burst)
+        self.streams: dict[str, int] = {}
+
+
+def table_handlers(settings: OnlineTables, base_url: str, root: Path) -> list[Any]:
+    """The routes of the online tables, for the book server's ``init_handlers``."""
+    app = TablesApp(settings, base_url, root)
+    options = {"app": app}
+    prefix = base_url.rstrip("/") + "/"
+    return [
+        (f"{prefix}{API}/options", OptionsHandler, options),
+        (f"{prefix}{API}", CreateHandler, options),
+        (f"{prefix}{API}/{_ID}", ViewHandler, options),
+        (f"{prefix}{API}/{_ID}/actions", ActionHandler, options),
+        (f"{prefix}{API}/{_ID}/events", EventsHandler, options),
+        (f"{prefix}{API}/{_ID}/record", RecordHandler, options),
+        (f"{prefix}{API}/{_ID}/qr", QrHandler, options),
+        (f"{prefix}{PAGE}/{_ID}", PageHandler, {**options, "page": SEAT_PAGE}),
+        (f"{prefix}{CREATE_PAGE}", PageHandler, {**options, "page": NEW_TABLE_PAGE}),
+        (f"{prefix}{STATIC}/(.*)", StaticHandler, {"path": str(STATIC_DIR)}),
+        (f"{prefix}{BOARD_CSS}/(board\\.css)", StaticHandler, {"path": str(BOARD_DIR)}),
+    ]
+
+
+class _Guarded(web.RequestHandler):
+    """Shared by the API and page handlers: the client's address, the throttle, security
+    headers, French JSON errors, an access log without tokens."""
+
+    def initialize(self, app: TablesApp, **_: Any) -> None:
+        self.app = app
+
+    def check_xsrf_cookie(self) -> None:
+        """No cookies here: a seat is its token, sent by the client in each request, and
+        POST bodies must be ``application/json`` (which a cross-site form cannot send)."""
+        return None
+
+    def set_default_headers(self) -> None:
+        self.set_header("Cache-Control", "no-store")
+        self.set_header("X-Content-Type-Options", "nosniff")
+        self.set_header("Referrer-Policy", "no-referrer")
+
+    def client(self) -> str:
+        address = self.request.remote_ip or ""
+        forwarded = self.request.headers.get("X-Forwarded-For")
+        if forwarded and self.app.settings.trust_forwarded and _loopback(address):
+            address = forwarded.split(",")[-1].strip()[:64]
+        return address
+
+    def prepare(self) -> None:
+        # The server's loop, where bots decide from now on (a handler runs on it).
+        self.app.service.attach(asyncio.get_running_loop())
+        wait = self.app.requests.wait(self.client())
+        if wait:
+            self.set_header("Retry-After", str(max(1, round(wait))))
+            self.refuse(429, "throttled", THROTTLED)
+
+    def refuse(self, status: int, code: str, message: str) -> None:
+        self.clear_header("Content-Type")
+        self.set_status(status)
+        self.set_header("Content-Type", "application/json; charset=utf-8")
+        self.finish(json.dumps({"error": code, "message": message}, ensure_ascii=False))
+
+    def refused(self, refusal: TableRefusal) -> None:
+        message = refusal.message
+        if refusal.code == "teams" and refusal.cause is not None:
+            message = f"{message} {team_error_french(refusal.cause)}"  # type: ignore[arg-type]
+        self.refuse(STATUS.get(refusal.code, 400), refusal.code, message)
+
+    def write_error(self, status_code: int, **kwargs: Any) -> None:
+        if status_code == 405:
+            message = "Cette adresse ne répond pas à cette méthode."
+        else:
+            message = "Le serveur n’a pas pu répondre à cette demande."
+        self.refuse(status_code, "error", message)
+
+    def token(self) -> str | None:
+        header = self.request.headers.get("Authorization", "")
+        if header.startswith("Bearer "):
+            return header[7:].strip()
+        return self.get_query_argument("token", None)
+
+    def seat_link(self, table_id: str, token: str) -> str:
+        request = self.request
+        return page_link(request.protocol, request.host, self.app.base_url, table_id, token)
+
+    def answer(self, data: Any, status: int = 200) -> None:
+        self.set_status(status)
+        self.set_header("Content-Type", "application/json; charset=utf-8")
+        self.finish(json.dumps(data, ensure_ascii=False, separators=(",", ":")))
+
+    def _log(self) -> None:
+        """Tornado's access log line, with the path only (a query may hold a token)."""
+        status = self.get_status()
+        level = log.info if status < 400 else log.warning
+        took = 1000.0 * self.request.request_time()
+        level("%d %s %s %.1fms", status, self.request.method, self.request.path, took)
+
+
+def _loopback(address: str) -> bool:
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
+
+
+@web.stream_request_body
+class _JsonBody(_Guarded):
+    """A POST handler reading a small JSON object: size, type and shape checked.
+
+    The body is streamed, so the connection's limit is this handler's, not the server's
+    (100 MB by default). A refusal (throttled, too long, not JSON) is sent once the body has
+    been read, so that the client reads the answer instead of a reset connection; only a
+    body past :data:`DISCARD_LIMIT` is cut at once. Subclasses implement :meth:`handle`.
+    """
+
+    def prepare(self) -> None:
+        self._body = bytearray()
+        self._refusal: tuple[int, str, str] | None = None
+        self._retry = 0.0
+        length = self.request.headers.get("Content-Length", "0")
+        size = int(length) if length.isdigit() else DISCARD_LIMIT + 1
+        too_long = (413, "too_large", f"Demande trop longue (au plus {MAX_BODY} octets).")
+        if size > DISCARD_LIMIT:
+            self.refuse(*too_long)
+            return
+        self.request.connection.set_max_body_size(max(size, MAX_BODY))  # type: ignore[union-attr]
+        kind = self.request.headers.get("Content-Type", "").split(";")[0].strip().lower()
+        self._retry = self.app.requests.wait(self.client())
+        if self._retry:
+            self._refusal = (429, "throttled", THROTTLED)
+        elif size > MAX_BODY:
+            self._refusal = too_long
+        elif kind != "application/json":
+            self._refusal = (415, "not_json", "La demande doit être envoyée en JSON.")
+
+    def data_received(self, chunk: bytes) -> None:
+        if self._refusal is None:
+            self._body += chunk
+
+    def post(self, *args: str) -> None:
+        if self._refusal is not None:
+            if self._retry:
+                self.set_header("Retry-After", str(max(1, round(self._retry))))
+            self.refuse(*self._refusal)
+            return
+        try:
+            self.handle(self.body(), *args)
+        except TableRefusal as refusal:
+            self.refused(refusal)
+
+    def handle(self, body: dict[str, Any], *args: str) -> None:
+        raise NotImplementedError
+
+    def body(self) -> dict[str, Any]:
+        try:
+            data = json.loads(bytes(self._body).decode("utf-8"), parse_constant=_no_constant)
+        except (UnicodeDecodeError, ValueError, RecursionError):
+            raise refuse("request", "La demande n’est pas du JSON valide.") from None
+        if not isinstance(data, dict):
+            raise refuse("request", "La demande doit être un objet JSON.")
+        return data
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not JSON")
+
+
+class CreateHandler(_JsonBody):
+    """``POST akvo/api/tables``: a new table, 201 with its seats' tokens and links."""
+
+    def handle(self, body: dict[str, Any], *args: str) -> None:
+        wait = self.app.creations.wait(self.client())
+        if wait:
+            self.set_header("Retry-After", str(max(1, round(wait))))
+            message = "Trop de tables créées à la fois\u00a0: patientez un peu."
+            self.refuse(429, "throttled", message)
+            return
+        made = self.app.service.create(body)
+        table_id = made["table"]
+        for seat in made["seats"]:
+            token = seat["token"]
+            seat["link"] = None if token is None else self.seat_link(table_id, token)
+        made["spectator"]["link"] = self.seat_link(table_id, made["spectator"]["token"])
+        self.set_header("Location", self.app.base_url.rstrip("/") + f"/{API}/{table_id}")
+        self.answer(made, 201)
+
+
+def page_link(protocol: str, host: str, base_url: str, table_id: str, token: str) -> str:
+    """A seat's page; the token in the fragment, which browsers never send to a server."""
+    return f"{protocol}://{host}{base_url.rstrip('/')}/{PAGE}/{table_id}#{token}"
+
+
+class ViewHandler(_Guarded):
+    """``GET akvo/api/tables/{id}?token=T``: the seat's view."""
+
+    def get(self, table_id: str) -> None:
+        try:
+            text = self.app.service.view_json(table_id, self.token())
+        except TableRefusal as refusal:
+            self.refused(refusal)
+            return
+        self.set_header("Content-Type", "application/json; charset=utf-8")
+        self.finish(text)
+
+
+class ActionHandler(_JsonBody):
+    """``POST akvo/api/tables/{id}/actions`` with ``{"token": T, "action": "…"}``."""
+
+    def handle(self, body: dict[str, Any], *args: str) -> None:
+        token = body.get("token", self.token())
+        self.answer(self.app.service.act(args[0], token, body.get("action")))
+
+
+class RecordHandler(_Guarded):
+    """``GET akvo/api/tables/{id}/record?token=T``: a finished match's record."""
+
+    def get(self, table_id: str) -> None:
+        try:
+            self.answer(self.app.service.record(table_id, self.token()))
+        except TableRefusal as refusal:
+            self.refused(refusal)
+
+
+class QrHandler(_Guarded):
+    """``GET akvo/api/tables/{id}/qr?token=T``: that seat's link as a QR code (SVG)."""
+
+    def get(self, table_id: str) -> None:
+        import segno
+
+        token = self.token() or ""
+        try:
+            self.app.service.view(table_id, token)
+        except TableRefusal as refusal:
+            self.refused(refusal)
+            return
+        link = self.seat_link(table_id, token)
+        picture = io.BytesIO()
+        segno.make(link, error="m").save(picture, kind="svg", scale=4, border=2, xmldecl=False)
+        self.set_header("Content-Type", "image/svg+xml")
+        self.finish(picture.getvalue())
+
+
+class OptionsHandler(_Guarded):
+    """``GET akvo/api/tables/options``: what a creation request may choose, in French."""
+
+    def get(self) -> None:
+        self.answer(
+            {
+                "teams": [
+                    {"key": t.key, "name": t.name, "strategy": t.strategy}
+                    for t in PRESET_TEAMS.values()
+                ],
+                "bots": [{"key": label, "label": label} for label in BOTS.values()],
+                "players": [2, 4, 6],
+                "rules": {
+                    name: [{"value": value, "label": label} for label, value in readings]
+                    for name, readings in READINGS.items()
+                },
+            }
+        )
+
+
+class EventsHandler(_Guarded):
+    """``GET akvo/api/tables/{id}/events?token=T``: server-sent events, one ``data:`` line
+    per change of the seat's view (the first at once); a comment every :data:`HEARTBEAT`
+    seconds keeps proxies from closing an idle stream."""
+
+    async def get(self, table_id: str) -> None:
+        client = self.client()
+        if self.app.streams.get(client, 0) >= self.app.settings.max_streams:
+            self.refuse(429, "throttled", "Trop de connexions ouvertes depuis cet appareil.")
+            return
+        views: asyncio.Queue[str] = asyncio.Queue()
+        try:
+            unsubscribe = self.app.service.subscribe(table_id, self.token(), views.put_nowait)
+        except TableRefusal as refusal:
+            self.refused(refusal)
+            return
+        self.app.streams[client] = self.app.streams.get(client, 0) + 1
+        self._closed = asyncio.Event()
+        self.set_header("Content-Type", "text/event-stream; charset=utf-8")
+        self.set_header("X-Accel-Buffering", "no")
+        try:
+            await self._stream(views)
+        except iostream.StreamClosedError:
+            pass
+        finally:
+            unsubscribe()
+            self.app.streams[client] -= 1
+            if not self.app.streams[client]:
+                del self.app.streams[client]
+
+    async def _stream(self, views: asyncio.Queue[str]) -> None:
+        stream = getattr(self.request.connection, "stream", None)
+        if stream is not None:  # small writes: no Nagle delay before the client's ACK
+            stream.set_nodelay(True)
+        while not self._closed.is_set():
+            try:
+                text = await asyncio.wait_for(views.get(), HEARTBEAT)
+            except TimeoutError:
+                self.write(": en attente\n\n")
+            else:
+                while not views.empty():  # a view is whole: only the latest matters
+                    text = views.get_nowait()
+                self.write(f"data: {text}\n\n")
+            await self.flush()
+
+    def on_connection_close(self) -> None:
+        closed = getattr(self, "_closed", None)
+        if closed is not None:
+            closed.set()
+
+
+@dataclass(frozen=True)
+class Page:
+    """A static page: its title, the file of its ``<main>``, its script."""
+
+    title: str
+    main: str
+    script: str
+
+    def html(self, base: str) -> str:
+        shell = (STATIC_DIR / "shell.html").read_text(encoding="utf-8")
+        main = (STATIC_DIR / self.main).read_text(encoding="utf-8")
+        filled = shell.replace("{{title}}", self.title).replace("{{script}}", self.script)
+        return filled.replace("{{main}}", main).replace("{{base}}", base)
+
+
+SEAT_PAGE: Final = Page("Table en ligne — Akvolition", "table.main.html", "tables.js")
+NEW_TABLE_PAGE: Final = Page(
+    "Ouvrir une table en ligne — Akvolition", "create.main.html", "create.js"
+)
+
+
+class PageHandler(_Guarded):
+    """The seat page and the creation page: static HTML whose script shows what the view
+    gives and sends the action chosen from the legal list (no rule in it)."""
+
+    def initialize(self, app: TablesApp, page: Page | None = None, **_: Any) -> None:
+        super().initialize(app)
+        assert page is not None
+        self.page = page
+
+    def get(self, table_id: str | None = None) -> None:
+        base = self.app.base_url.rstrip("/") + "/"
+        html = self.page.html(base)
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.set_header(
+            "Content-Security-Policy",
+            "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+            "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+        )
+        self.finish(html)
+
+
+class StaticHandler(web.StaticFileHandler):
+    """The pages' script and style sheet."""
+
+    def set_extra_headers(self, path: str) -> None:
+        self.set_header("X-Content-Type-Options", "nosniff")

@@ -1,0 +1,300 @@
+// A seat's page of an online table (akvo_site.tables.api). It knows no rule: it shows
+// the view the server sends (on every change, by server-sent events) and posts the action
+// the player picks from the view's legal list. The seat's token is the link's fragment
+// (#…), which the browser never sends to a server.
+"use strict";
+
+(function () {
+  const base = document.body.dataset.base || "/";
+  const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+  const token = decodeURIComponent(location.hash.replace(/^#/, ""));
+  const api = base + "akvo/api/tables/" + encodeURIComponent(tableId);
+  const $ = (id) => document.getElementById(id);
+  let current = null;
+  let source = null;
+  let sending = false;
+
+  function el(tag, text, cls) {
+    const node = document.createElement(tag);
+    if (text !== undefined && text !== null) node.textContent = text;
+    if (cls) node.className = cls;
+    return node;
+  }
+
+  function say(text) {
+    $("tbl-message").textContent = text || "";
+  }
+
+  function connection(text) {
+    const box = $("tbl-connection");
+    box.hidden = !text;
+    box.textContent = text || "";
+  }
+
+  function sideLabel(side) {
+    return "camp " + side;
+  }
+
+  function renderYou(view) {
+    const you = view.you;
+    const team = (side) => view.teams[side === "A" ? 0 : 1].name || "équipe " + side;
+    if (you.role === "spectator") {
+      $("tbl-you").textContent = "Vous regardez en spectateur : les ordres de chaque camp restent cachés jusqu’à leur révélation.";
+      return;
+    }
+    const chars = you.character_labels.join(", ");
+    $("tbl-you").textContent = "Vous êtes " + you.name + " (" + sideLabel(you.side) + ", " + team(you.side) + ") : " + chars + ".";
+  }
+
+  function renderStatus(view) {
+    const m = view.match;
+    const scores = m.scores;
+    let score = "Tour " + view.turn + " · palier " + view.tier + " · score A " + scores[0] + " – " + scores[1] + " B";
+    if (m.favoured) score += " · la météo favorise " + m.favoured;
+    $("tbl-score").textContent = score;
+    let prompt = view.prompt;
+    if (view.status === "finished") {
+      prompt = view.result === "draw" ? "Match terminé : match nul." : "Match terminé : victoire du camp " + view.result + ".";
+    }
+    $("tbl-prompt").textContent = prompt;
+    $("tbl-yours").hidden = !view.decision.yours;
+
+    const programmed = $("tbl-programmed");
+    programmed.replaceChildren();
+    if (view.programmed) {
+      for (const side of ["A", "B"]) {
+        const done = view.programmed[side];
+        programmed.append(el("li", "Camp " + side + " : " + (done ? "ordres programmés ✓" : "programmation en cours…"), done ? "tbl-done" : "tbl-pending"));
+      }
+    }
+    // Orders as the server labels them: one's own, the other side's once revealed.
+    const lines = [];
+    for (const side of ["A", "B"]) {
+      const label = view.orders_labels[side];
+      if (!label) continue;
+      const whose = side === view.you.side ? "Vos ordres" : "Camp " + side;
+      lines.push(whose + " : " + label + ".");
+    }
+    const orders = lines.join(" ");
+    $("tbl-orders").textContent = orders.trim();
+
+    const team = $("tbl-team");
+    team.replaceChildren();
+    if (view.team) {
+      const parts = Object.entries(view.team.parts);
+      if (parts.length) {
+        const list = el("ul", null, "tbl-parts");
+        for (const [seat, part] of parts) {
+          const tokens = Object.entries(part).map(([unit, t]) => unit + " " + t).join(", ");
+          list.append(el("li", seat + " a programmé : " + tokens));
+        }
+        team.append(list);
+      }
+      if (view.team.ship) team.append(el("p", "Double-jeton du navire convenu : " + view.team.ship + "."));
+      if (view.team.offer) team.append(el("p", view.team.offer.seat + " propose : " + view.team.offer.label + ".", "tbl-offer"));
+    }
+  }
+
+  function renderDecision(view) {
+    const box = $("tbl-decision");
+    const legal = view.legal || [];
+    box.hidden = legal.length === 0;
+    const fields = $("tbl-fields");
+    const list = $("tbl-field-list");
+    // A push (the other side programmed, say) re-renders: keep what the player has picked.
+    const picked = {};
+    for (const select of list.querySelectorAll("select")) picked[select.name] = select.value;
+    list.replaceChildren();
+    fields.hidden = view.fields.length === 0;
+    for (const field of view.fields) {
+      const id = "field-" + field.key;
+      const wrap = el("div", null, "tbl-field");
+      const label = el("label", field.label);
+      label.htmlFor = id;
+      const select = el("select");
+      select.id = id;
+      select.name = field.key;
+      for (const option of field.options) {
+        const node = el("option", option.label);
+        node.value = option.value;
+        select.append(node);
+      }
+      if (field.options.some((option) => option.value === picked[field.key])) select.value = picked[field.key];
+      wrap.append(label, select);
+      list.append(wrap);
+    }
+    const buttons = $("tbl-actions");
+    buttons.replaceChildren();
+    const suggested = view.coach ? view.coach.suggestion : [];
+    for (const entry of legal) {
+      if (entry.choices) continue;  // chosen through the fields above
+      const button = el("button", entry.label, "tbl-action");
+      button.type = "button";
+      button.dataset.action = entry.action;
+      if (entry.coach) button.append(el("span", entry.coach, "tbl-coach-value"));
+      if (suggested.includes(entry.action)) {
+        button.classList.add("tbl-suggested");
+        button.append(el("span", "conseillé", "tbl-coach-mark"));
+      }
+      button.addEventListener("click", () => send(entry.action));
+      buttons.append(button);
+    }
+  }
+
+  function chosenOrders() {
+    // The legal entry whose choices match every field: a lookup in the server's list.
+    const picked = {};
+    for (const select of $("tbl-field-list").querySelectorAll("select")) picked[select.name] = select.value;
+    for (const entry of current.legal) {
+      if (!entry.choices) continue;
+      if (Object.keys(entry.choices).every((key) => entry.choices[key] === picked[key])) return entry.action;
+    }
+    return null;
+  }
+
+  function renderLog(view) {
+    const log = $("tbl-log");
+    log.replaceChildren();
+    const shown = view.log.slice(-40).reverse();
+    for (const line of shown) log.append(el("li", line));
+  }
+
+  function renderSeats(view) {
+    const seats = $("tbl-seats");
+    seats.replaceChildren();
+    for (const seat of view.seats) {
+      const who = seat.bot ? "bot « " + seat.bot + " »" : "joueur";
+      const deciding = view.decision.seats.includes(seat.seat) ? " — à décider" : "";
+      seats.append(el("li", seat.name + " (" + who + ") : " + seat.character_labels.join(", ") + deciding));
+    }
+  }
+
+  function renderCoach(view) {
+    // The coach's advice comes whole from the server (akvo.coach): shown, never computed.
+    const box = $("tbl-coach");
+    if (!view.coach) {
+      box.hidden = true;
+      return;
+    }
+    box.hidden = false;
+    box.replaceChildren(el("h2", "Le coach"));
+    if (view.coach.labels.length) {
+      box.append(el("p", "Le bot « normal » choisirait : " + view.coach.labels.join(" ; ") + ".", "tbl-coach-suggestion"));
+    }
+    box.append(el("p", view.coach.note, "tbl-coach-note"));
+  }
+
+  async function download() {
+    // The engine's record of the finished match, as the replay page reads it.
+    const answer = await fetch(api + "/record?token=" + encodeURIComponent(token));
+    const body = await answer.json().catch(() => ({}));
+    if (!answer.ok) {
+      say(body.message || "L’enregistrement n’est pas disponible.");
+      return;
+    }
+    const blob = new Blob([JSON.stringify(body.match, null, 1)], { type: "application/json" });
+    const link = el("a");
+    link.href = URL.createObjectURL(blob);
+    link.download = "akvo-match-" + tableId + ".json";
+    document.body.append(link);
+    link.click();
+    link.remove();
+  }
+
+  function focusedControl() {
+    // The decision control that has the focus, as a selector that finds it again after a
+    // re-render (the buttons are rebuilt on every push).
+    const focused = document.activeElement;
+    if (!focused || !focused.closest || !focused.closest("#tbl-decision")) return null;
+    if (focused.dataset.action) return '[data-action="' + CSS.escape(focused.dataset.action) + '"]';
+    return focused.id ? "#" + CSS.escape(focused.id) : null;
+  }
+
+  function render(view) {
+    const wasMine = current ? current.decision.yours : null;
+    const keep = focusedControl();
+    current = view;
+    document.body.dataset.phase = view.phase;
+    document.body.dataset.status = view.status;
+    renderYou(view);
+    renderStatus(view);
+    renderDecision(view);
+    renderCoach(view);
+    $("tbl-download").hidden = view.status !== "finished";
+    $("tbl-board").innerHTML = view.board;  // the engine's SVG of the public board
+    renderLog(view);
+    renderSeats(view);
+    const again = keep ? $("tbl-decision").querySelector(keep) : null;
+    if (again) again.focus();  // the player's place survives a push
+    else if (view.decision.yours && wasMine === false) $("tbl-prompt").focus();  // not on load
+  }
+
+  async function send(action) {
+    if (sending || !action) return;
+    sending = true;
+    say("");
+    for (const button of document.querySelectorAll("#tbl-decision button")) button.disabled = true;
+    try {
+      const answer = await fetch(api + "/actions", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ token: token, action: action }),
+      });
+      const body = await answer.json().catch(() => ({}));
+      if (answer.ok) render(body);
+      else say(body.message || "Le serveur a refusé ce coup.");
+    } catch (error) {
+      say("Le serveur ne répond pas : vérifiez la connexion, puis réessayez.");
+    } finally {
+      sending = false;
+      for (const button of document.querySelectorAll("#tbl-decision button")) button.disabled = false;
+    }
+  }
+
+  async function explainFailure() {
+    // EventSource hides the status: ask once, and show the server's French message.
+    try {
+      const answer = await fetch(api + "?token=" + encodeURIComponent(token));
+      if (answer.ok) return false;
+      const body = await answer.json().catch(() => ({}));
+      connection(body.message || "Cette table ne répond pas.");
+      return answer.status !== 429 && answer.status < 500;
+    } catch (error) {
+      return false;
+    }
+  }
+
+  function listen() {
+    source = new EventSource(api + "/events?token=" + encodeURIComponent(token));
+    source.onmessage = (event) => {
+      connection("");
+      render(JSON.parse(event.data));
+    };
+    source.onerror = async () => {
+      if (source.readyState === EventSource.CLOSED) {
+        const final = await explainFailure();
+        if (!final) setTimeout(listen, 3000);
+      } else {
+        connection("Connexion perdue : reconnexion en cours…");
+      }
+    };
+  }
+
+  $("tbl-download-button").addEventListener("click", download);
+
+  $("tbl-fields").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const action = chosenOrders();
+    if (action) send(action);
+    else say("Cette combinaison n’est pas proposée : choisissez-en une autre.");
+  });
+
+  // Another seat's link opened in this tab changes only the fragment: start again.
+  window.addEventListener("hashchange", () => location.reload());
+
+  if (!tableId || !token) {
+    $("tbl-you").textContent = "Ce lien est incomplet : il lui manque le jeton de votre place (la partie après « # »).";
+  } else {
+    listen();
+  }
+})();

@@ -1,0 +1,458 @@
+"""« Jouer un match »: a whole match against a bot or between two people on one screen.
+
+:class:`MatchGame` owns the :class:`~akvo.match.MatchState`. After each human decision it
+plays the chance nodes (seeded dice, shown as faces) and the bot's decisions until a human
+must decide again, then redraws. It holds no rule: legal actions, dice, events and the
+result all come from the engine.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from html import escape
+
+import ipywidgets as widgets
+
+from akvo.coach import DecisionValues, OptionChance, decision_values
+from akvo.errors import AkvoError
+from akvo.match import MatchState, Phase, new_match
+from akvo.match.board import SIDE_NAMES
+from akvo.match.geometry import mages_in_enemy_half
+from akvo_widgets.board.view import (
+    log_html,
+    make_board,
+    roll_html,
+    status_html,
+    typeset,
+)
+from akvo_widgets.kit import controls as c
+from akvo_widgets.kit.file_picker import FilePicker
+from akvo_widgets.text.formatting import french
+from akvo_widgets.text.labels import orders_label
+
+from .coach import (
+    ChanceWorker,
+    advice_note,
+    chance_text,
+    estimate_note,
+    suggestion_text,
+    value_text,
+    warm_up,
+)
+from .decisions import ACTION_CLASS, ActionButtons, OrdersComposer
+from .keeper import MatchKeeper
+from .opponents import Bot, bot_choices, default_bot, make_opponent
+from .records import MAX_BYTES, RecordError, download_link, load_record, record_json
+from .refusals import move_refusal
+
+HOT_SEAT = "hot seat"
+HOT_SEAT_LABEL = "Deux joueurs, même écran"
+STYLE = """<style>
+.akvo-play .akvo-play-action button, .akvo-play button.akvo-play-action {
+  white-space: normal; height: auto; min-height: 2.2em; text-align: left; max-width: 100%;
+  line-height: 1.3; padding-top: 0.3em; padding-bottom: 0.3em; }
+.akvo-play .widget-toggle-buttons { flex-wrap: wrap; height: auto; }
+.akvo-play .widget-toggle-buttons .widget-toggle-button {
+  width: auto; white-space: normal; height: auto; min-height: 2.2em; }
+.akvo-play .widget-inline-hbox { flex-wrap: wrap; }
+.akvo-play-events { max-height: 16em; overflow-y: auto; font-size: 90%; }
+.akvo-play-faces { font-size: 150%; white-space: nowrap; }
+.akvo-play-result { font-weight: bold; }
+.akvo-play svg { max-width: 100%; height: auto; }
+</style>"""
+
+
+def result_text(state: MatchState) -> str:
+    """The result and why, the winner named once with its score first (R25)."""
+    a = state.scores[0]
+    extra = " après les deux tours supplémentaires au palier IV" if state.turn > 8 else ""
+    if state.result == "draw":
+        return typeset(
+            f"Match nul, {a} à {a}{extra} : autant de mages de chaque camp dans la moitié adverse."
+        )
+    winner = SIDE_NAMES.index(state.result)
+    mine, theirs = state.scores[winner], state.scores[1 - winner]
+    if state.reason == "half":
+        halves = [mages_in_enemy_half(state.rows, side) for side in (0, 1)]
+        return typeset(
+            f"Victoire de {state.result} : égalité de points ({mine} partout){extra}, "
+            f"départagée au nombre de mages dans la moitié adverse, "
+            f"{halves[winner]} contre {halves[1 - winner]}."
+        )
+    return typeset(f"Victoire de {state.result}, {mine} à {theirs} au score{extra}.")
+
+
+class MatchGame(widgets.VBox):  # type: ignore[misc]
+    """A whole match in the page: against a bot (``opponent`` a bot name) or hot seat.
+
+    ``human`` is the side the reader plays against a bot (0 = A, 1 = B); ``seed`` fixes the
+    dice and the bot, so that a match can be reproduced; ``estimates=False`` leaves out the
+    estimated win chances (the exact values stay, behind the « Conseils » switch).
+    """
+
+    def __init__(
+        self,
+        state: MatchState | None = None,
+        *,
+        opponent: str | None = None,
+        human: int = 0,
+        seed: int | None = None,
+        estimates: bool = True,
+    ) -> None:
+        choices = bot_choices()
+        self.opponent_choice = c.described(
+            widgets.Dropdown,
+            "Adversaire",
+            options=[(f"Bot « {label} »", name) for name, label in choices.items()]
+            + [(HOT_SEAT_LABEL, HOT_SEAT)],
+            value=opponent or default_bot(),
+        )
+        self.opponent_choice.add_class("akvo-play-opponent")
+        self.side_choice = c.described(
+            widgets.ToggleButtons, "Vous jouez", options=[("Camp A", 0), ("Camp B", 1)], value=human
+        )
+        self.side_choice.add_class("akvo-play-side")
+        self.new_button = c.button("Nouveau match", "akvo-play-new", self.start)
+        self.opponent_choice.observe(lambda _change: self._setup_changed(), "value")
+        self.side_choice.observe(lambda _change: self._setup_changed(), "value")
+        self.upload = FilePicker("Charger un match", accept=".json", max_bytes=MAX_BYTES)
+        self.upload.add_class("akvo-play-upload")
+        self.upload.on_file(self.load_bytes)
+
+        self.status = c.html("akvo-play-status")
+        self.prompt = c.html("akvo-play-prompt")
+        self.dice = c.html("akvo-play-dice")
+        self.message = c.html("akvo-play-message")
+        self.result = c.html("akvo-play-result")
+        self.decisions = widgets.VBox()
+        self.decisions.add_class("akvo-play-decisions")
+        self.events = c.html("akvo-play-log")
+        self.save = c.html("akvo-play-save")
+        self.save_button = c.button(
+            "Enregistrer le match (JSON)",
+            "akvo-play-save-prepare",
+            self._prepare_save,
+            layout=widgets.Layout(width="auto"),  # the label's own width: never cut
+        )
+        self.composer = OrdersComposer(self.play)
+        self.action_buttons = ActionButtons(self.play)
+        self.coach_switch = c.described(widgets.Checkbox, "Conseils", value=True, indent=False)
+        self.coach_switch.add_class("akvo-play-coach-switch")
+        self.coach_switch.observe(lambda _change: self._render_decisions(), "value")
+        self.advice = c.html("akvo-play-advice")
+        self.estimate_orders = c.button(
+            "Estimer mes ordres", "akvo-play-estimate-orders", self._estimate_orders
+        )
+        self.orders_chances = c.html("akvo-play-orders-chances")
+        self._lock = threading.RLock()  # the chance worker reports under it
+        self._worker: ChanceWorker | None = None
+        self._labels: dict[str, str] = {}
+        self._values: DecisionValues | None = None
+        self.keeper = MatchKeeper(key="jouer-un-match")
+        self.keeper.observe(lambda _change: self._offer_resume(), "saved")
+        self.resume_button = c.button("Reprendre le match", "akvo-play-resume", self._resume)
+        warm_up()
+        self.curtain = c.button("", ACTION_CLASS, self._lift_curtain)
+        self.curtain.add_class("akvo-play-curtain")
+        self._curtain_up = False
+        self.buttons: dict[str, widgets.Button] = {}
+
+        self.seed = seed
+        self.estimates = estimates  # the win chances beside the options (rollouts in a thread)
+        self.state = state if state is not None else new_match()
+        self.rng = random.Random(seed)
+        self.bot: Bot | None = None
+        self._hot_seat = (opponent or default_bot()) == HOT_SEAT
+        self._human_moves = 0  # the reader's decisions in this match (kept once one is made)
+        self._human = human
+        self.rolls: list[tuple[str, str]] = []
+        self.board = make_board(self.state, None, self.play, compact=True)
+        setup = self.setup = widgets.HBox([self.opponent_choice, self.side_choice, self.new_button])
+        setup.layout.flex_flow = "row wrap"
+        files = widgets.HBox([self.upload, self.save_button, self.save])
+        files.layout.flex_flow = "row wrap"
+        side = widgets.VBox(
+            [
+                self.status,
+                self.result,
+                self.prompt,
+                self.coach_switch,
+                self.decisions,
+                self.advice,
+                self.message,
+                self.dice,
+            ]
+        )
+        side.layout.min_width = "18em"
+        side.layout.flex = "1 1 20em"
+        self.board.layout.flex = "1 1 22em"
+        main = widgets.HBox([self.board, side])
+        main.layout.flex_flow = "row wrap"
+        super().__init__([widgets.HTML(STYLE), self.keeper, setup, main, self.events, files])
+        self.add_class("akvo-play")
+        self.add_class("akvo-widget")
+        self._configure()
+        self._advance()
+
+    # --- who plays -------------------------------------------------------------------------
+    @property
+    def hot_seat(self) -> bool:
+        """Whether the match in progress is hot seat (the controls apply at the next match)."""
+        return self._hot_seat
+
+    @property
+    def human(self) -> int:
+        """The reader's side in the match in progress."""
+        return self._human
+
+    def is_human_turn(self) -> bool:
+        player = self.state.current_player
+        return player in (0, 1) and (self.hot_seat or player == self.human)
+
+    def _configure(self) -> None:
+        self._hot_seat = self.opponent_choice.value == HOT_SEAT
+        self._human = int(self.side_choice.value)
+        self.bot = None if self.hot_seat else make_opponent(self.opponent_choice.value, self.seed)
+        viewer = None if self.hot_seat else self.human
+        self.board.players = None if viewer is None else (viewer,)  # no choices at a bot's turn
+        self.board.viewer = viewer
+
+    # --- actions ---------------------------------------------------------------------------
+    def start(self, state: MatchState | None = None) -> None:
+        """A new match (or ``state``) with the chosen opponent and side."""
+        self.state = state if state is not None else new_match()
+        self.rolls = []
+        self.message.value = ""
+        self._human_moves = 0
+        self._configure()
+        self._advance()
+
+    def _setup_changed(self) -> None:
+        """The opponent and side apply at « Nouveau match », never to the match in progress."""
+        self._say("Ce choix s’appliquera au prochain match : pressez « Nouveau match ».")
+
+    def play(self, action: str) -> None:
+        """Apply the reader's decision (a button, a key, a board click), then the bot's."""
+        if not self.is_human_turn():
+            self._say("Ce n’est pas à vous de jouer.")
+            return
+        try:
+            self.state.apply_action(action)
+        except AkvoError:
+            self._say("Ce coup n’est pas permis : " + move_refusal(self.state, action))
+            return
+        self.message.value = ""
+        self._curtain_up = False
+        self._human_moves += 1
+        self._advance()
+        self.coach_switch.focus()  # never the next decision's button a second Enter would fire
+
+    def _advance(self) -> None:
+        """Play dice and bot decisions until a human must decide (or the match ends)."""
+        state = self.state
+        while not state.is_terminal():
+            if state.is_chance_node():
+                before = state.prompt()
+                outcome = state.sample_chance(self.rng)
+                state.apply_action(outcome)
+                if outcome.startswith("roll"):
+                    self.rolls.append((before, outcome))
+            elif self.is_human_turn():
+                break
+            else:
+                assert self.bot is not None
+                state.apply_action(self.bot(state))
+        self.render()
+
+    def _lift_curtain(self) -> None:
+        self._curtain_up = True
+        self.render()
+
+    def load_bytes(self, data: bytes) -> None:
+        """A file's bytes: the match continued if it is a valid record, else a French
+        message only."""
+        try:
+            _record, state = load_record(data)
+        except RecordError as error:
+            self._say(str(error))
+            return
+        self.start(state)
+        self._say("Match chargé : vous pouvez le continuer.")
+
+    def _say(self, text: str) -> None:
+        self.message.value = f'<p role="status">{escape(typeset(text))}</p>'
+
+    # --- drawing ---------------------------------------------------------------------------
+    def _needs_curtain(self) -> bool:
+        """Hot seat: B programs after A, so A's screen is hidden behind a curtain first."""
+        return (
+            self.hot_seat
+            and self.state.phase == Phase.ORDERS
+            and self.state.current_player == 1
+            and not self._curtain_up
+        )
+
+    def render(self) -> None:
+        """Redraw; the status line (and its move count) changes last, once all else has."""
+        state = self.state
+        self._render_decisions()
+        self.board.state = state
+        self.events.value = log_html(state.events)
+        self.dice.value = roll_html(self.rolls)
+        if state.is_terminal():
+            self._prepare_save()
+        elif self.save.value:
+            self.save.value = ""  # a link to an older position would save the wrong match
+        self._keep()
+        self.status.value = status_html(state)
+
+    # --- kept in the browser (issue 19.5) ---------------------------------------------------
+    def _keep(self) -> None:
+        in_progress = not self.state.is_terminal() and self._human_moves > 0
+        self.keeper.to_store = record_json(self.state) if in_progress else ""
+        self.keeper.guard = in_progress
+
+    def _offer_resume(self) -> None:
+        """The browser held a match: offer it, unless one is already under way here."""
+        shown = bool(self.keeper.saved) and self._human_moves == 0
+        self._show_resume(shown)
+        if shown:
+            self._say("Un match en cours a été gardé dans ce navigateur : « Reprendre le match ».")
+
+    def _show_resume(self, shown: bool) -> None:
+        """The button is in the page only while a kept match can be resumed."""
+        controls = [self.opponent_choice, self.side_choice, self.new_button]
+        self.setup.children = [*controls, self.resume_button] if shown else controls
+
+    @property
+    def can_resume(self) -> bool:
+        return self.resume_button in self.setup.children
+
+    def _resume(self) -> None:
+        self._show_resume(False)
+        try:
+            _record, state = load_record(self.keeper.saved.encode("utf-8"))
+        except RecordError as error:
+            self.keeper.saved = ""
+            self.keeper.to_store = ""
+            self._say(f"Le match gardé ne peut pas être repris : {error}")
+            return
+        self.start(state)
+        self._human_moves = 1
+        self._keep()
+        self._say("Match repris là où vous l’aviez laissé.")
+
+    def _prepare_save(self) -> None:
+        """The download link of the match as it stands, built on demand: encoding the whole
+        record on every click was the slowest part of a redraw, and the heaviest message."""
+        self.save.value = download_link(self.state)
+
+    def _render_decisions(self) -> None:
+        with self._lock:
+            self._stop_worker()
+            self._render_decisions_locked()
+
+    def _render_decisions_locked(self) -> None:
+        state = self.state
+        self.buttons = {}
+        self.advice.value = ""
+        self.orders_chances.value = ""
+        self._values = None
+        coaching = self.coach_switch.value and not state.is_terminal() and self.is_human_turn()
+        self.coach_switch.layout.display = None if not state.is_terminal() else "none"
+        if state.is_terminal():
+            self.result.value = f"<p>{escape(result_text(state))}</p>"
+            self.prompt.value = ""
+            self.decisions.children = [self.new_button]
+            return
+        self.result.value = ""
+        player = SIDE_NAMES[state.current_player]
+        self.prompt.value = f"<p><b>{escape(typeset(state.prompt()))}</b></p>"
+        if self._needs_curtain():
+            self.prompt.value = (
+                "<p><b>Les ordres de A sont enregistrés et cachés. Passez l’écran à B.</b></p>"
+            )
+            self.curtain.description = "B est prêt à programmer"
+            self.decisions.children = [self.curtain]
+        elif state.phase == Phase.ORDERS:
+            self.composer.reset()
+            self.composer.confirm.description = f"Valider les ordres de {player}"
+            self.decisions.children = [self.composer]
+            if coaching:
+                self._values = decision_values(state)
+                self.advice.value = f"<p>{escape(suggestion_text(state, self._values))}</p>"
+                self.decisions.children = [self.composer, self.estimate_orders, self.orders_chances]
+        else:
+            texts: dict[str, str] = {}
+            if coaching:
+                self._values = decision_values(state)
+                texts = {option.action: value_text(option) for option in self._values}
+                self.advice.value = self._advice_html(state, self._values, None)
+            self.buttons = self.action_buttons.show(state, texts)
+            self._labels = {a: b.description for a, b in self.buttons.items()}
+            self.decisions.children = list(self.buttons.values())
+            if coaching and self.estimates and len(self.buttons) > 1:
+                self._start_worker(state, None)
+
+    # --- the coach -------------------------------------------------------------------------
+    def _advice_html(
+        self, state: MatchState, values: DecisionValues, rollouts: tuple[int, bool] | None
+    ) -> str:
+        lines = [advice_note(values), suggestion_text(state, values)]
+        if rollouts is None:
+            lines.append(french("Chance de gagner : estimation en cours…"))
+        else:
+            lines.append(estimate_note(*rollouts))
+        return "".join(f"<p>{escape(line)}</p>" for line in lines)
+
+    def _stop_worker(self) -> None:
+        if self._worker is not None:
+            self._worker.stop()
+            self._worker = None
+
+    def _start_worker(self, state: MatchState, options: list[str] | None) -> None:
+        worker: ChanceWorker | None = None
+
+        def report(chances: tuple[OptionChance, ...], done: bool) -> None:
+            with self._lock:
+                if self._worker is worker and worker is not None and not worker.stopped:
+                    self._show_chances(state, chances, done)
+
+        worker = ChanceWorker(state, report, options=options, seed=self.seed or 0)
+        self._worker = worker
+        worker.start()
+
+    def _show_chances(
+        self, state: MatchState, chances: tuple[OptionChance, ...], done: bool
+    ) -> None:
+        """The estimates beside each option (called by the worker, under the lock)."""
+        rollouts = chances[0].rollouts if chances else 0
+        if state.phase == Phase.ORDERS:
+            rows = "".join(
+                f"<li>{escape(french(orders_label(c.action.removeprefix('orders '))))} — "
+                f"{escape(chance_text(c))}</li>"
+                for c in chances
+            )
+            self.orders_chances.value = (
+                f'<ul class="akvo-play-orders-estimates">{rows}</ul>'
+                f"<p>{escape(estimate_note(rollouts, done))}</p>"
+            )
+            return
+        for chance in chances:
+            button = self.buttons.get(chance.action)
+            if button is not None:
+                button.description = f"{self._labels[chance.action]} · {chance_text(chance)}"
+        if self._values is not None:
+            self.advice.value = self._advice_html(state, self._values, (rollouts, done))
+
+    def _estimate_orders(self) -> None:
+        """The win chance of the reader's programme beside the « normal » bot's."""
+        state = self.state
+        if state.phase != Phase.ORDERS or not self.is_human_turn() or self._values is None:
+            return
+        options = list(dict.fromkeys([self._values.suggestion, self.composer.action]))
+        with self._lock:
+            self._stop_worker()
+            self.orders_chances.value = f"<p>{escape(french('Estimation en cours…'))}</p>"
+            self._start_worker(state, options)

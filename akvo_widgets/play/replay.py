@@ -1,0 +1,214 @@
+"""« Revoir un match »: step through a recorded match, forward and back, on the board.
+
+At each step the viewer shows the position, the event log up to there, and the move that
+led to it: for a decision, every option that was open, with its exact value where the
+engine computes one (targets, runes, activations, Relance: :mod:`.odds`, which says what
+each number is) and the one chosen; for dice, the faces and the exact chance that the roll
+succeeds (:func:`akvo.dice.roll`).
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+import ipywidgets as widgets
+
+from akvo.dice import roll
+from akvo.match import MatchState, Phase, new_match, play_match, replay
+from akvo.match.board import SIDE_NAMES
+from akvo_widgets.board.view import log_html, make_board, status_html, typeset
+from akvo_widgets.kit import controls as c
+from akvo_widgets.kit.file_picker import FilePicker
+from akvo_widgets.text.formatting import NBSP, french, percent
+from akvo_widgets.text.labels import action_label, faces
+
+from .analysis_panel import AnalysisPanel
+from .game import STYLE
+from .odds import ULTIME_NOTE, decision_values
+from .opponents import default_bot, make_opponent
+from .records import MAX_BYTES, RecordError, load_record
+
+
+def replay_states(record: dict[str, Any]) -> list[MatchState]:
+    """The position before the first recorded action, then after each one."""
+    state = replay({**record, "actions": []})
+    states = [state]
+    for action in record["actions"]:
+        state = state.child(action)
+        states.append(state)
+    return states
+
+
+EXAMPLE_SEED = 2026
+
+
+def counter_text(step: int, steps: int) -> str:
+    return f"Coup {step} sur {steps}"
+
+
+def step_head(step: int) -> str:
+    """The side panel says which step it describes: the one that led to the board shown."""
+    return (
+        f'<p class="akvo-replay-step-head">Le plateau montre la position après le coup '
+        f"{step}{NBSP}; voici ce coup{NBSP}:</p>"
+    )
+
+
+def step_html(before: MatchState, action: str) -> str:
+    """The move from ``before``: the options that were open and the one chosen, or dice."""
+    if before.is_chance_node():
+        return _chance_html(before, action)
+    who = SIDE_NAMES[before.current_player]
+    if before.phase == Phase.ORDERS:  # 64 programmings: show the one chosen
+        return f"<p><b>{who} programme ses ordres.</b> {escape(action_label(before, action))}</p>"
+    odds = decision_values(before)
+    rows = []
+    for option in before.legal_actions():
+        chosen = option == action
+        mark = "✔" if chosen else ""
+        css = ' class="akvo-replay-chosen"' if chosen else ""
+        value = odds.text(option)
+        shown = (
+            f"{action_label(before, option)} — {french(value)}"
+            if value
+            else action_label(before, option)
+        )
+        rows.append(f"<li{css}>{mark} {escape(shown)}</li>")
+    notes = [odds.meaning] if odds.meaning else []
+    if any(option.startswith("ultime ") for option in before.legal_actions()):
+        notes.append(ULTIME_NOTE)
+    meaning = " ".join(escape(french(_sentence(note))) for note in notes)
+    head = escape(typeset(before.prompt()))
+    return (
+        f"<p><b>{who} décide.</b> {head}</p>"
+        f'<ul class="akvo-replay-option-list">{"".join(rows)}</ul>'
+        + (f'<p class="akvo-replay-meaning">{meaning}</p>' if meaning else "")
+    )
+
+
+def _sentence(text: str) -> str:
+    """``"chance exacte …"`` → ``"Chance exacte …."`` (a note as a sentence)."""
+    text = text[0].upper() + text[1:]
+    return text if text.endswith(".") else text + "."
+
+
+def _chance_html(before: MatchState, action: str) -> str:
+    head = escape(typeset(before.prompt()))
+    if not action.startswith("roll"):
+        return f"<p>{head} Résultat{NBSP}: {escape(action.replace('weather', 'météo'))}.</p>"
+    text = f'<p>{head} <span class="akvo-play-faces">{escape(faces(action))}</span></p>'
+    if before.phase == Phase.ROLL:
+        modifier, threshold = before.roll_target()
+        dice = len(action) - len("roll ")
+        chance = roll(threshold, dice=dice, modifier=modifier).success
+        text += f"<p>Chance de réussir ce jet{NBSP}: {percent(chance)} (valeur exacte).</p>"
+    return text
+
+
+class ReplayViewer(widgets.VBox):  # type: ignore[misc]
+    """Load a record (file picker, or ``record=``) and step through it."""
+
+    def __init__(self, record: dict[str, Any] | None = None) -> None:
+        self.step: int = 0
+        self.upload = FilePicker("Ouvrir un match", accept=".json", max_bytes=MAX_BYTES)
+        self.upload.add_class("akvo-replay-upload")
+        self.upload.on_file(self.load_bytes)
+        self.message = c.html("akvo-replay-message")
+        self.first = c.button("◀◀ Début", "akvo-replay-first", lambda: self.go(0))
+        self.back = c.button("◀ Précédent", "akvo-replay-back", lambda: self.go(self.step - 1))
+        self.forward = c.button("Suivant ▶", "akvo-replay-forward", lambda: self.go(self.step + 1))
+        self.last = c.button("Fin ▶▶", "akvo-replay-last", lambda: self.go(self.steps))
+        self.slider = c.described(widgets.IntSlider, "Coup", min=0, max=0, value=0)
+        self.slider.add_class("akvo-replay-slider")
+        self.slider.observe(lambda change: self.go(int(change["new"])), "value")
+        self.status = c.html("akvo-play-status")
+        self.counter = c.html("akvo-replay-counter")
+        self.detail = c.html("akvo-replay-step")
+        self.events = c.html("akvo-play-log")
+        self.states: list[MatchState] = []
+        self.record: dict[str, Any] | None = None
+        self.board = make_board(new_match(), None, lambda _action: None, interactive=False)
+        self.analysis = AnalysisPanel(lambda: self.record, self.go)
+        self.board.layout.flex = "1 1 22em"
+        controls = widgets.HBox([self.first, self.back, self.forward, self.last])
+        controls.layout.flex_flow = "row wrap"
+        side = widgets.VBox([self.status, self.counter, self.detail])
+        side.layout.flex = "1 1 20em"
+        main = widgets.HBox([self.board, side])
+        main.layout.flex_flow = "row wrap"
+        super().__init__(
+            [
+                widgets.HTML(STYLE),
+                self.upload,
+                self.message,
+                controls,
+                self.slider,
+                main,
+                self.analysis,
+                self.events,
+            ]
+        )
+        self.add_class("akvo-play")
+        self.add_class("akvo-widget")
+        self.add_class("akvo-replay")
+        if record is not None:
+            self.load(record)
+        else:
+            self._show_empty()
+
+    @property
+    def steps(self) -> int:
+        return len(self.states) - 1
+
+    def load(self, record: dict[str, Any]) -> None:
+        """Show a record (already checked by the engine) from its last position."""
+        self.record = record
+        self.states = replay_states(record)
+        self.analysis.reset()
+        self.slider.max = self.steps
+        self.message.value = (
+            f"<p>Match chargé{NBSP}: {self.steps} coups et jets. "
+            "Avancez ou reculez avec les boutons ou le curseur.</p>"
+        )
+        self.go(self.steps)
+
+    def load_bytes(self, data: bytes) -> None:
+        """A file's bytes: loaded if it is a valid record, else a French message only."""
+        try:
+            record, _final = load_record(data)
+        except RecordError as error:
+            self.message.value = f'<p role="alert">{escape(typeset(str(error)))}</p>'
+            return
+        self.load(record)
+
+    @property
+    def state(self) -> MatchState | None:
+        return self.states[self.step] if self.states else None
+
+    def go(self, step: int) -> None:
+        if not self.states:
+            return
+        self.step = max(0, min(self.steps, step))
+        self.slider.value = self.step
+        state = self.states[self.step]
+        self.board.state = state
+        self.status.value = status_html(state)
+        self.events.value = log_html(state.events)
+        self.counter.value = f"<p>{counter_text(self.step, self.steps)}</p>"
+        if self.step == 0:
+            self.detail.value = "<p>Position de départ.</p>"
+        else:
+            assert self.record is not None
+            action = self.record["actions"][self.step - 1]
+            self.detail.value = step_head(self.step) + step_html(self.states[self.step - 1], action)
+
+    @classmethod
+    def example(cls, seed: int = EXAMPLE_SEED) -> ReplayViewer:
+        """A viewer opened on a whole match played by the engine's bots (seeded)."""
+        bots = (make_opponent(default_bot(), seed), make_opponent(default_bot(), seed + 1))
+        return cls(play_match(seed, bots=bots).record())
+
+    def _show_empty(self) -> None:
+        self.status.value = ""
+        self.detail.value = "<p>Ouvrez un match enregistré (fichier JSON) pour le revoir.</p>"

@@ -1,0 +1,470 @@
+"""« Votre premier tour »: a guided turn on the real engine, with scripted dice.
+
+The lesson is a list of :class:`Step`: the reader's moves (``you``), the other side's moves
+and the dice (``them``, ``dice``), each with one French sentence, through the whole first
+turn. The reader sees every legal decision as a button (and on the board), each with the
+coach's exact value (:func:`akvo.coach.decision_values`, « pour A »), behind a « Conseils »
+switch. A move other than the lesson's is refused with its reason computed from the position
+(its value against the lesson's), and nothing changes. The lesson plays the best move by
+those values, except at a step marked ``demo``, where the page says so. The dice are the
+engine's own chance actions (``roll 5546``), applied by the lesson, so the log and every
+number come from the engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from html import escape
+
+import ipywidgets as widgets
+
+from akvo.coach import DecisionValues, OptionValue, decision_values
+from akvo.errors import AkvoError
+from akvo.match import MatchState, Phase, scenario
+from akvo.match.board import SIDE_NAMES
+from akvo.rules import CRITICAL_MARGIN
+from akvo_widgets.board.height import BoardHeight
+from akvo_widgets.board.view import log_html, make_board, status_html, typeset
+from akvo_widgets.kit import controls as c
+from akvo_widgets.text.formatting import NBSP, french
+from akvo_widgets.text.labels import action_label, faces
+
+from .advice import exact_points, value_phrase
+from .decisions import ActionButtons, OrdersComposer
+from .exercises import rune_threshold
+from .game import STYLE
+from .refusals import move_refusal
+
+NEXT_PAGE = "jouer-un-match.ipynb"
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One move of the lesson: who makes it, the engine action, and what it teaches."""
+
+    who: str  # "you" (the reader, side A), "them" (side B) or "dice"
+    action: str
+    text: str
+    #: Why the lesson keeps this move although another is worth more now (it is then said
+    #: to be for the demonstration, with both values from the engine).
+    demo: str = ""
+
+
+def lesson_position() -> MatchState:
+    """Turn 1, both Surfeurs face to face, A's Plongeur in range of B's chest, B's
+    Kitesurfeur in range of A's chest (R2 start rows otherwise)."""
+    return scenario(turn=1, rows={"A": {"surfeur": 5, "plongeur": 5}, "B": {"kitesurfeur": 4}})
+
+
+LESSON: tuple[Step, ...] = (
+    Step("dice", "weather A", "Le jeton météo favorise A : vous activerez la première unité."),
+    Step(
+        "you",
+        "orders AATT AA",
+        "Programmez vos ordres en secret : le Pédalair et le Kitesurfeur avancent, le Surfeur "
+        "et le Plongeur tirent, et le navire avance deux fois (AA). Réglez les boutons, puis "
+        "validez.",
+    ),
+    Step("them", "orders ATAA AA", "B programme à son tour ; les ordres sont révélés (R9)."),
+    Step(
+        "you",
+        "activate surfeur",
+        "Activez votre Surfeur : il est juste en face du Surfeur de B.",
+    ),
+    Step(
+        "you",
+        "shoot surfeur",
+        "Choisissez la cible. Chaque bouton donne la chance exacte, pour vous (A), de "
+        "repousser : visez le Surfeur de B, tout proche, la meilleure cible.",
+    ),
+    Step(
+        "you",
+        "rune T",
+        "Jouez la rune T (Confusion) : le Surfeur de B lancera un dé de moins pour se "
+        "défendre (R14, R20). Chaque bouton suppose la meilleure réponse de B.",
+    ),
+    Step(
+        "them",
+        "no rune",
+        "B déclare après vous, en connaissant votre rune (R18) : il garde les siennes.",
+    ),
+    Step(
+        "dice",
+        "roll 5546",
+        f"Votre jet dépasse le seuil d’au moins {CRITICAL_MARGIN} : c’est un critique (R12).",
+    ),
+    Step(
+        "dice",
+        "roll 213",
+        "Le Surfeur de B rate sa défense : il recule, plus loin grâce au critique, et gagne "
+        "de la Résilience, qui l’aidera à se défendre ensuite (R11, R16).",
+    ),
+    Step(
+        "you",
+        "rouleau",
+        "Votre Surfeur a repoussé le Surfeur adverse : déclarez son Ultime, Rouleau, pour "
+        "avancer d’une case (R24).",
+    ),
+    Step("them", "activate kitesurfeur", "B active son Kitesurfeur…"),
+    Step("them", "shoot chest", "… qui tire sur le coffre de votre couloir 2…"),
+    Step("them", "no rune", "… sans jouer de rune."),
+    Step(
+        "you",
+        "rune F",
+        "Votre Kitesurfeur, dans le même couloir, intercepte ce tir (R17). Répondez par la "
+        "rune F (Confusion) : le tireur lancera un dé de moins (R14, R20).",
+    ),
+    Step("dice", "roll 666", "Le tireur de B réussit tout juste, avec un dé de moins…"),
+    Step(
+        "dice",
+        "roll 4435",
+        "… mais votre interception réussit, et même en critique : le tireur recule (R17).",
+    ),
+    Step("you", "activate plongeur", "À vous : activez votre Plongeur."),
+    Step(
+        "you",
+        "no trident",
+        "Le Plongeur pourrait déclarer Trident (jusqu’à trois tirs) : pour la démonstration, "
+        "gardez-le, la leçon vous montre un seul tir.",
+        demo="la leçon garde Trident pour montrer un seul tir",
+    ),
+    Step(
+        "you",
+        "shoot chest",
+        "Pour la démonstration, tirez sur le coffre de votre couloir : le bouton donne les "
+        "points moyens du tir pour A.",
+        demo="la leçon vous montre un tir sur un coffre, qui marque des points",
+    ),
+    Step(
+        "you",
+        "no rune",
+        "Pas de rune cette fois : une rune ne sert qu’une fois par match, et le gain ici est "
+        "petit. Passez.",
+    ),
+    Step("them", "no rune", "Le Plongeur de B ne joue pas de rune non plus."),
+    Step("dice", "roll 6655", "Votre jet d’attaque est un critique…"),
+    Step(
+        "dice",
+        "roll 3221",
+        "… et l’interception du Plongeur de B échoue : vous marquez des points (R17) !",
+    ),
+    Step("them", "activate pedalair", "B active son Pédalair, qui avance d’une case."),
+    Step(
+        "you",
+        "activate pedalair",
+        "Restent les unités qui avancent (ordre A) : activez votre Pédalair, il avance d’une "
+        "case. Aucune ne tire : l’ordre d’activation ne change rien ici.",
+    ),
+    Step("them", "activate navire", "Le navire de B avance de deux cases (AA)."),
+    Step("you", "activate kitesurfeur", "Activez votre Kitesurfeur : il avance lui aussi."),
+    Step("them", "activate surfeur", "Le Surfeur de B avance."),
+    Step(
+        "you",
+        "activate navire",
+        "Activez enfin votre navire : il est bloqué, il reste où il est (le journal le dit).",
+    ),
+    Step(
+        "them",
+        "activate plongeur",
+        "Le Plongeur de B, bloqué lui aussi, reste en place : le tour est fini, le phare "
+        "annonce le vent du tour 2.",
+    ),
+)
+END_TEXT = (
+    "Bravo, vous avez joué votre premier tour entier : des ordres secrets, une poussée "
+    "critique avec de la Résilience gagnée, une interception, des points marqués, puis "
+    "chaque unité a avancé. "
+)
+TUTORIAL_STYLE = """<style>
+.akvo-tutorial a.akvo-tutorial-next { color: #0b57a4; text-decoration: underline;
+  font-weight: bold; }
+.akvo-tutorial a.akvo-tutorial-next:focus-visible { outline: 2px solid #0b57a4; }
+.akvo-tutorial .akvo-tutorial-assumption { font-size: 90%; color: #444; }
+.akvo-tutorial .akvo-tutorial-refusal { display: none; }
+/* A phone: the side panel runs under the sticky board; the step's text sticks just under
+   the board (BoardHeight measures it) while its buttons scroll beneath, and leaves them at
+   least 7em of the screen (a longer text scrolls in its own box). */
+@media (max-width: 640px) {
+  .akvo-tutorial .widget-box:has(.akvo-tutorial-step) { overflow: visible; }
+  .akvo-tutorial .akvo-tutorial-step { position: sticky; top: var(--akvo-board-height, 0px);
+    z-index: 19; background: #fff; box-shadow: 0 2px 4px rgba(0, 0, 0, 0.15);
+    max-height: calc(100dvh - var(--akvo-board-height, 0px) - 7em); overflow-y: auto; }
+  .akvo-tutorial .akvo-tutorial-step .widget-html-content { line-height: 1.35; }
+  .akvo-tutorial .akvo-tutorial-step p { margin: 0.35em 0; }
+  .akvo-tutorial .akvo-tutorial-step .akvo-tutorial-refusal { display: block;
+    border-left: 3px solid #b3261e; padding-left: 0.4em; }
+  .akvo-tutorial .akvo-tutorial-message { display: none; }
+}
+</style>"""
+
+
+def _shooter_side(values: DecisionValues) -> int:
+    """Whose the shot values are: at a defence rune, the other side's (the shooter's)."""
+    return values.side if values.higher_is_better else 1 - values.side
+
+
+def _quoted(state: MatchState, values: DecisionValues, option: OptionValue) -> str:
+    phrase = value_phrase(option, _shooter_side(values))
+    return f"« {action_label(state, option.action)} »" + (f" ({phrase})" if phrase else "")
+
+
+def _per_shot(option: OptionValue) -> bool:
+    return option.note.startswith("per shot")  # Trident: the same worth, up to three times
+
+
+def _better(values: DecisionValues, one: OptionValue, other: OptionValue) -> bool:
+    """Whether ``one`` is worth strictly more than ``other`` to the side deciding: by the
+    bots' points (a push chance and a chest's points compare), else by the value."""
+    if one.worth is not None and other.worth is not None:
+        a, b = one.worth, other.worth
+    elif one.value is not None and other.value is not None:
+        a, b = one.value, other.value
+    else:
+        return False
+    if a == b:
+        return _per_shot(one) and not _per_shot(other)
+    return (a > b) == values.higher_is_better  # a defence wants the shooter's values low
+
+
+def _best(values: DecisionValues) -> OptionValue:
+    """The option worth most (shots with Souffle portant left out, as the bots keep it)."""
+    best = values[values.suggestion] if values.suggestion in values.values else values.options[0]
+    for option in values:
+        if "souffle" not in option.action.split() and _better(values, option, best):
+            best = option
+    return best
+
+
+def refusal_reason(state: MatchState, action: str, step: Step) -> str:
+    """Why the lesson refuses the legal move ``action`` here, from the position's values:
+    the lesson's move is worth more, as much (the lesson follows its script), or less —
+    then for a reason the page gives (a rune kept, the demonstration)."""
+    values = decision_values(state)
+    chosen, lesson = values[action], values[step.action]
+    theirs, ours = _quoted(state, values, chosen), _quoted(state, values, lesson)
+    side = SIDE_NAMES[values.side]
+    if chosen.value is None or lesson.value is None:
+        suggestion = action_label(state, values.suggestion)
+        return (
+            f"{theirs} est permis par les règles, mais la leçon a besoin de {ours} pour "
+            f"montrer chaque étape du tour (le bot « normal » choisirait « {suggestion} »)."
+        )
+    if _better(values, lesson, chosen):
+        top = not _better(values, _best(values), lesson)
+        best = " : c’est le meilleur choix ici" if top else ""
+        return f"{theirs} est permis, mais {ours} est meilleur pour {side}{best}."
+    if not _better(values, chosen, lesson):
+        return f"{theirs} vaut autant pour {side} que {ours} : la leçon suit ce dernier."
+    if state.phase in (Phase.ATTACK_RUNE, Phase.DEFENCE_RUNE) and step.action == "no rune":
+        gain = abs((chosen.worth or Fraction(0)) - (lesson.worth or Fraction(0)))
+        threshold = rune_threshold(state.turn)
+        return (
+            f"{theirs} est meilleur pour {side} que {ours}, mais une rune ne sert qu’une fois "
+            f"par match : le gain, {exact_points(gain)}{NBSP}point, reste sous le seuil du bot "
+            f"« normal » au tour {state.turn} ({exact_points(threshold)}{NBSP}point)."
+        )
+    if "souffle" in action.split():  # the lesson, like the bots, keeps the Ultime (_best)
+        bot = "souffle" not in values.suggestion.split()
+        return (
+            f"{theirs} est meilleur pour {side} que {ours}, mais Souffle portant est un "
+            "Ultime, qui ne sert qu’une fois par match : la leçon le garde pour plus tard"
+            + (", comme le bot « normal » ici." if bot else ".")
+        )
+    return f"{theirs} est meilleur pour {side} que {ours} ; pour la démonstration, {step.demo}."
+
+
+def demo_note(state: MatchState, step: Step) -> str:
+    """At a ``demo`` step: the better move and both values, said before the reader plays."""
+    if not step.demo:
+        return ""
+    values = decision_values(state)
+    best, lesson = _best(values), values[step.action]
+    if not _better(values, best, lesson):
+        return ""
+    return (
+        f"Pour la démonstration seulement : {_quoted(state, values, best)} est meilleur que "
+        f"{_quoted(state, values, lesson)}, mais {step.demo}."
+    )
+
+
+class Tutorial(widgets.VBox):  # type: ignore[misc]
+    """The guided first turn; :meth:`play` is what every button and board click calls."""
+
+    def __init__(self) -> None:
+        self.state = lesson_position()
+        self.index = 0
+        self.story: list[str] = []
+        self._lead = ""  # the step's text (HTML)
+        self._refused = ""  # why the reader's last move was refused, until the next step
+        self.progress = c.html("akvo-tutorial-progress")
+        self.step_text = c.html("akvo-tutorial-step")
+        self.message = c.html("akvo-tutorial-message")
+        self.told = c.html("akvo-tutorial-story")
+        self.status = c.html("akvo-play-status")
+        self.events = c.html("akvo-play-log")
+        self.assumption = c.html("akvo-tutorial-assumption")
+        self.advice = c.described(
+            widgets.Checkbox,
+            "Conseils : la valeur exacte de chaque choix",
+            value=True,
+            indent=False,
+            layout=widgets.Layout(width="auto"),
+        )
+        self.advice.add_class("akvo-tutorial-advice")
+        self.advice.observe(lambda _change: self.render(), "value")
+        self.restart = c.button("Recommencer", "akvo-tutorial-restart", self.reset)
+        self.decisions = widgets.VBox()
+        self.decisions.add_class("akvo-play-decisions")
+        self.composer = OrdersComposer(self.play)
+        self.action_buttons = ActionButtons(self.play)
+        self.buttons: dict[str, widgets.Button] = {}
+        self.board = make_board(self.state, 0, self.play)
+        self.board.compact = True
+        self.board.players = [0]
+        side = widgets.VBox(
+            [
+                self.progress,
+                self.status,
+                self.step_text,
+                self.decisions,
+                self.assumption,
+                self.message,
+                self.advice,
+                self.told,
+            ]
+        )
+        side.layout.flex = "1 1 20em"
+        self.board.layout.flex = "1 1 22em"
+        main = widgets.HBox([self.board, side])
+        main.layout.flex_flow = "row wrap"
+        style = widgets.HTML(STYLE + TUTORIAL_STYLE)
+        super().__init__([style, BoardHeight(), main, self.events])
+        self.add_class("akvo-play")
+        self.add_class("akvo-widget")
+        self.add_class("akvo-tutorial")
+        self._run_script()
+
+    @property
+    def finished(self) -> bool:
+        return self.index >= len(LESSON)
+
+    @property
+    def expected(self) -> str | None:
+        """The lesson's next move for the reader, or ``None`` at the end."""
+        return None if self.finished else LESSON[self.index].action
+
+    def reset(self) -> None:
+        """« Recommencer »: the lesson from its first step."""
+        self.state = lesson_position()
+        self.index = 0
+        self.story = []
+        self._refused = ""
+        self._run_script()
+
+    def play(self, action: str) -> None:
+        """The reader's move: applied if it is the lesson's, else refused with the reason."""
+        expected = self.expected
+        if expected is None:
+            return
+        if action != expected:
+            self._refuse(action)
+            return
+        self.state.apply_action(action)
+        self.story = []
+        self._refused = ""
+        self.index += 1
+        self._run_script()
+
+    def _refuse(self, action: str) -> None:
+        if action in self.state.legal_actions():
+            why = refusal_reason(self.state, action, LESSON[self.index])
+        else:
+            why = move_refusal(self.state, action)
+        self._refused = french("Pas tout à fait : " + why)
+        self._show_step()
+
+    def _show_step(self) -> None:
+        """The step's text, and a refused move's reason under the buttons and, for a phone,
+        atop the step's sticky text (the one under the buttons is off the screen there);
+        the page's CSS shows one of the two only, so that a screen reader announces it once."""
+        why = escape(self._refused)
+        self.message.value = f'<p role="alert">{why}</p>' if why else ""
+        phone = f'<p class="akvo-tutorial-refusal" role="alert">{why}</p>' if why else ""
+        self.step_text.value = phone + self._lead
+
+    def _run_script(self) -> None:
+        """Apply B's moves and the dice of the lesson until the reader's next move."""
+        while not self.finished and LESSON[self.index].who != "you":
+            step = LESSON[self.index]
+            prompt = self.state.prompt()
+            try:
+                self.state.apply_action(step.action)
+            except AkvoError as error:  # the lesson is tested; this guards an engine change
+                raise RuntimeError(f"lesson step {self.index} is illegal: {error}") from error
+            dice = f" {faces(step.action)}" if step.action.startswith("roll") else ""
+            line = f"{typeset(prompt)}{dice} — {french(step.text)}" if dice else french(step.text)
+            self.story.append(line)
+            self.index += 1
+        self.render()
+
+    def render(self) -> None:
+        self._draw_step()
+        # last: once the page says « Étape n », the step's buttons already carry its actions
+        # (the buttons are reused, and a press plays what the kernel last gave the button)
+        self.progress.value = f"<p>{progress_text(min(self.index, len(LESSON)))}</p>"
+
+    def _draw_step(self) -> None:
+        state = self.state
+        self.board.state = state
+        self.board.values = self.advice.value
+        self.events.value = log_html(state.events)
+        self.status.value = status_html(state)
+        items = "".join(f"<li>{escape(line)}</li>" for line in self.story)
+        self.told.value = f"<ul>{items}</ul>" if items else ""
+        self.assumption.value = ""
+        if self.finished:
+            self._lead = (
+                f"<p><b>{escape(french(END_TEXT))}</b> "
+                f'<a class="akvo-tutorial-next" href="{NEXT_PAGE}" target="_self">'
+                f"Jouez maintenant un match entier →</a></p>"
+            )
+            self._show_step()
+            self.decisions.children = [self.restart]
+            return
+        step = LESSON[self.index]
+        note = demo_note(state, step) if self.advice.value else ""
+        self._lead = f"<p><b>{escape(french(step.text))}</b></p>" + (
+            f'<p class="akvo-tutorial-demo">{escape(french(note))}</p>' if note else ""
+        )
+        self._show_step()
+        if state.phase == Phase.ORDERS:
+            self.composer.reset()
+            self.decisions.children = [self.composer]
+            if self.advice.value:  # no exact number for orders: the normal bot's programme
+                suggestion = action_label(state, decision_values(state).suggestion)
+                advice = f"Conseil : le bot « normal » programmerait « {suggestion} »."
+                self.assumption.value = f"<p>{escape(french(advice))}</p>"
+            return
+        self.buttons = self.action_buttons.show(state)
+        self.decisions.children = list(self.buttons.values())
+        self._label(state)
+
+    def _label(self, state: MatchState) -> None:
+        """Each button's text with the coach's value (« Conseils » on), or without any."""
+        values = decision_values(state)
+        side = _shooter_side(values)
+        for action, button in self.buttons.items():
+            phrase = value_phrase(values[action], side) if self.advice.value else ""
+            label = action_label(state, action)
+            button.description = f"{label} — {french(phrase)}" if phrase else label
+        if self.advice.value:
+            whose = SIDE_NAMES[side]
+            self.assumption.value = (
+                f"<p>{escape(french(f'Valeurs exactes pour {whose} : {values.assumption_fr}.'))}"
+                "</p>"
+            )
+
+
+def progress_text(done: int) -> str:
+    return f"Étape {done} sur {len(LESSON)}"
