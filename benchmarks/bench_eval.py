@@ -132,9 +132,10 @@ def main() -> None:
     sample = nodes(args.matches)
     lines += ["## Speed (one core)", "", f"{len(sample)} decision nodes.", ""]
     lines += speed(sample)
+    saved = args.calibration_data is not None and args.calibration_data.exists()
     started = time.perf_counter()
     data = calibration_data(args.calibration_data, args.positions, args.rollouts, args.seed)
-    seconds = time.perf_counter() - started
+    made = "saved by an earlier run" if saved else f"made in {time.perf_counter() - started:.0f} s"
     predicted = 1.0 / (
         1.0 + np.exp(-ev.forward(features(data.raw, 0, ev.rules).astype(float))[:, 0])
     )
@@ -146,7 +147,7 @@ def main() -> None:
         "",
         f"{len(data)} held-out positions (exploring greedy matches, seeds never used in "
         f"training), each valued by the mean of {args.rollouts} greedy rollouts "
-        f"({seconds:.0f} s to make or read); A's predicted win chance against that mean, 10 bins:",
+        f"({made}); A's predicted win chance against that mean, 10 bins:",
         "",
         curve.to_markdown(),
         "",
@@ -158,7 +159,7 @@ def main() -> None:
         lines += [args.training, ""]
     lines += [
         f"{meta.get('positions')} positions ({meta.get('held_out')} held out: every tenth "
-        f"match); the weights kept are epoch {meta.get('best_epoch')}'s (best held-out "
+        f"match); the weights kept are epoch {int(meta.get('best_epoch', 0))}'s (best held-out "
         "log-loss). Always predicting the mean scores a log-loss of 0.693.",
         "",
         "| epoch | train log-loss | held-out log-loss | held-out accuracy | score MAE |",

@@ -19,6 +19,7 @@ from akvo.eval import (
     calibration,
     default_evaluation,
 )
+from akvo.eval.calibration import CalibrationError
 from akvo.eval.features import FEATURE_VERSION
 from akvo.match.actions import ORDER_ACTIONS
 from akvo.match.bots import RandomBot, decisions, play_match
@@ -133,6 +134,12 @@ def test_calibration_of_a_perfect_forecast_has_no_error() -> None:
     assert [row[2] for row in result.rows] == [20] * 10
     shifted = calibration(p, np.clip(p + 0.04, 0, 1))
     assert shifted.error == pytest.approx(0.04)
+    assert shifted.interval == pytest.approx((0.04, 0.04))  # every resample is off by 0.04
+    assert "4.00 points" in shifted.to_markdown()
+    with pytest.raises(CalibrationError, match="as many predictions as outcomes"):
+        calibration(p, p[:-1])
+    with pytest.raises(CalibrationError, match=r"in \[0, 1\]"):
+        calibration(p + 1, p)
 
 
 def test_training_is_reproducible_from_its_seed(tmp_path: Path) -> None:

@@ -12,6 +12,11 @@ A weights file (``.npz``, no pickles) holds the arrays and its stamp: the featur
 and the rules configuration it was trained for (:func:`rules_stamp`); loading it for other
 rules or another feature version raises :class:`EvalError`, so that a caller can fall back
 to rollouts and say so.
+
+Speed (benchmarks/results/eval.md): a call costs ~0.25 ms plus ~10 µs per position, so
+batch the leaves of a search. The network is two small matrix products: on a busy machine
+OpenBLAS's threads only get in the way, so a process that evaluates all the time should run
+with ``OPENBLAS_NUM_THREADS=1`` (Dask's workers do by default).
 """
 
 from __future__ import annotations

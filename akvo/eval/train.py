@@ -14,9 +14,12 @@ of a uniformly random legal move, and the teams are drawn among the presets, so 
 positions are varied and lopsided ones occur.
 
 Everything is seeded from ``seed``: match ``i`` of a run draws its teams, its ε, its dice,
-its sampled positions and their rollouts from :func:`akvo.lab.play.match_seed`, so the data
+its sampled positions and their rollouts from a SHA-256 of the purpose, the seed, ``i`` and
+the role (as :func:`akvo.lab.play.match_seed` does for the lab's matches), so the data
 are the same whatever the workers; the fit draws its initial weights and mini-batches from
-``numpy.random.default_rng(seed)``. Same seed, same weights file.
+``numpy.random.default_rng(seed)``. Same seed, same weights file (on one machine and
+BLAS build: OpenBLAS may sum in another order with another thread count; the shipped
+weights were fitted with ``OPENBLAS_NUM_THREADS=1``).
 
 Weights for a rules variant::
 
