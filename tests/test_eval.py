@@ -154,6 +154,8 @@ def test_training_is_reproducible_from_its_seed(tmp_path: Path) -> None:
         result.weights.save(path)
         files.append(path.read_bytes())
     assert files[0] == files[1]
+    one_by_one = generate(spec, 4, workers=0, progress=False, chunk=1)
+    assert np.array_equal(one_by_one.raw, data.raw) and np.array_equal(one_by_one.value, data.value)
     other = fit(data, DEFAULT_RULES, seed=8, epochs=2).weights
     assert not np.array_equal(other.w1, Weights.load(tmp_path / "w0.npz").w1)
 
