@@ -17,7 +17,8 @@ from typing import Any, TextIO
 
 from akvo.config import RulesConfig
 from akvo.errors import AkvoError
-from akvo.eval.model import rules_stamp, weights_path
+from akvo.eval.model import weights_path
+from akvo.lab.options import rules_text
 
 
 def _rules_type(text: str) -> RulesConfig:
@@ -83,7 +84,7 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> None:
 
     print(
         f"# akvo train --matches {args.matches} --seed {args.seed} --epochs {args.epochs} "
-        f"--rules {rules_stamp(args.rules)}",
+        f"--rules {rules_text(args.rules) or 'default'}",
         file=out,
     )
     fit, data, seconds = train(
