@@ -15,7 +15,7 @@ from typing import Any
 import ipywidgets as w
 from IPython.display import HTML
 
-from akvo.bots import BOTS
+from akvo.bots import LADDER, REGISTRY
 from akvo.config import CHOICES
 from akvo.match.board import START_ROW
 from akvo.resolution import ATTAQUE_BONUS, DEFAULT_DICE, DEFENSE_BONUS, SOUFFLE_REDUCTION
@@ -38,6 +38,12 @@ from akvo_widgets.text.formatting import french, tier_numeral
 from akvo_widgets.text.labels import SHEET_SIDES
 
 GLOSSARY_FILE = "glossaire.ipynb"
+
+
+#: The ladder's levels in words, weakest first, each with what it does (from the bots' registry).
+_LADDER_WORDS = "\u00a0; ".join(
+    f"« {REGISTRY[name].label} » {REGISTRY[name].description}" for name in LADDER
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +95,7 @@ TERMS: tuple[Term, ...] = (
     ),
     Term(
         "Bot",
-        f"Adversaire joué par le moteur, en {len(BOTS)} niveaux : « {BOTS['random']} » joue au hasard parmi les coups permis, « {BOTS['greedy']} » prend le meilleur gain immédiat, « {BOTS['search']} » essaie ses coups sur des parties simulées avant de choisir.",
+        f"Adversaire joué par le moteur, en {len(LADDER)} niveaux, du plus faible au plus fort\u00a0: {_LADDER_WORDS}\u00a0; hors de cette échelle, « {REGISTRY['random'].label} » {REGISTRY['random'].description}.",
         "jouer-un-match.ipynb",
     ),
     Term(

@@ -10,7 +10,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from akvo.bots import BOTS
+from akvo.bots import BOTS, LADDER
 from akvo.config import CHOICES
 from akvo.variants import VARIANT_RULINGS
 from akvo_widgets import chapters as manifest
@@ -95,6 +95,11 @@ def test_the_glossary_counts_are_the_engines() -> None:
     assert "il en connaît 7 (R8, R13, R18, R19, R20 (deux), R22)" in variant
     assert rulings == ["R8", "R13", "R18", "R19", "R20", "R22"]
     bot = glossary.BY_ANCHOR["bot"].definition
-    assert f"en {len(BOTS)} niveaux" in bot
+    assert f"en {len(LADDER)} niveaux" in bot  # the ladder; « hasard » is outside it
+    labels = [BOTS[name] for name in LADDER]
     assert all(f"« {label} »" in bot for label in BOTS.values())
-    assert not any(name in bot for name in BOTS)  # no code name (random, greedy, search)
+    assert [bot.index(f"« {label} »") for label in labels] == sorted(
+        bot.index(f"« {label} »") for label in labels
+    )  # weakest first
+    # No code name (random, greedy, search…), unless it is also the French label (expert).
+    assert not any(name in bot for name, label in BOTS.items() if name != label)
