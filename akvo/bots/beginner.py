@@ -21,6 +21,6 @@ SPEC = BotSpec(
     label="débutant",
     description="voit les bons coups mais se trompe souvent, surtout quand l’écart est mince",
     factory=_beginner,
-    speed="instant",
+    speed="fast",  # tens of ms a decision, more at an activation (bench_bots)
     rank=1,
 )

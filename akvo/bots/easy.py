@@ -21,6 +21,6 @@ SPEC = BotSpec(
     label="facile",
     description="joue souvent le bon coup, se trompe parfois de peu, rarement de beaucoup",
     factory=_easy,
-    speed="instant",
+    speed="fast",  # tens of ms a decision, more at an activation (bench_bots)
     rank=2,
 )
