@@ -71,7 +71,7 @@ from voila.tornado.kernel_websocket_handler import (  # type: ignore[import-unty
 from voila.tornado.treehandler import TornadoVoilaTreeHandler  # type: ignore[import-untyped]
 
 from .assets import HashedAssetsHandler
-from .guard import GuardedKernelWebsocketHandler, RefusedHostHandler, host_allowed
+from .guard import GuardedKernelWebsocketHandler, RefusedHostHandler, host_allowed, log_request
 from .kernels.failures import end_failed_pages, skipping_failed_entries
 from .kernels.manager import BookKernelManager
 from .kernels.pools import BookPools, DemandPools
@@ -200,6 +200,7 @@ class BookServer(Voila):
                 [jinja2.FileSystemLoader(str(ERROR_TEMPLATES)), env.loader]  # type: ignore[list-item]
             )
         settings["default_handler_class"] = NotFoundHandler
+        settings["log_function"] = log_request  # no query, no token in the access log
         settings["akvo_book"] = self
         self._refresh_handed_out_kernels()
         self._follow_demand()

@@ -9,6 +9,8 @@
 - :func:`host_allowed`: the Host header must name a loopback address, ``localhost`` or one
   of the configured public names (DNS-rebinding protection; Voilà disables jupyter_server's
   own check with ``allow_remote_access=True``).
+- :func:`log_request` and :func:`redacted_path`: the access log names the path only, with
+  any segment long enough to be a seat token masked (a query or a pasted link may hold one).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from tornado import log as tornado_log
 from tornado import web
 from voila.tornado.kernel_websocket_handler import (  # type: ignore[import-untyped]
     VoilaKernelWebsocketHandler,
@@ -165,8 +168,41 @@ def host_allowed(host_header: str, public_hosts: Iterable[str]) -> bool:
     return False
 
 
+#: A path segment this long may be a secret (seat tokens are 43 characters; table ids 16).
+SECRET_LENGTH = 32
+
+
+def redacted_path(path: str) -> str:
+    """``path`` (no query) with every segment of :data:`SECRET_LENGTH` characters or more
+    masked: a token pasted in the wrong place never reaches a log."""
+    return "/".join("…" if len(part) >= SECRET_LENGTH else part for part in path.split("/"))
+
+
+def request_summary(handler: web.RequestHandler) -> str:
+    """``GET /path`` as logs may show it: no query, no headers, no long segment."""
+    return f"{handler.request.method} {redacted_path(handler.request.path)}"
+
+
+def log_request(handler: web.RequestHandler) -> None:
+    """The server's access log line (Tornado's ``log_function``): status, method, redacted
+    path, time; never the query, whose ``token=`` would otherwise reach the log on a 404 or
+    a refused Host."""
+    status = handler.get_status()
+    if status < 400:
+        level = tornado_log.access_log.info
+    elif status < 500:
+        level = tornado_log.access_log.warning
+    else:
+        level = tornado_log.access_log.error
+    took = 1000.0 * handler.request.request_time()
+    level("%d %s %.2fms", status, request_summary(handler), took)
+
+
 class RefusedHostHandler(web.RequestHandler):
     """Any request whose Host header is not allowed: 403, in French, nothing else."""
+
+    def _request_summary(self) -> str:
+        return request_summary(self)
 
     def prepare(self) -> None:
         self.set_status(403)

@@ -102,6 +102,5 @@ class InProcessServer:
 
     def _stop(self) -> None:
         self._server.stop()
-        self.app.service.close()
-        self.app.store.close()
+        self.app.close()
         self._loop.stop()

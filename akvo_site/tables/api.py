@@ -11,14 +11,18 @@ POST     ``akvo/api/tables/{id}/actions``            ``{"token", "action"}`` →
 GET      ``akvo/api/tables/{id}/events?token=T``     ``text/event-stream``: the view on every change
 GET      ``akvo/api/tables/{id}/record?token=T``     a finished match's record (replay, analysis)
 GET      ``akvo/api/tables/{id}/qr?token=T``         the seat's link as a QR code (SVG)
-GET      ``akvo/api/tables/options``                 teams, bots, rules variants (creation page)
+POST     ``akvo/api/tables/{id}/hand-over``          ``{"token", "seat", "bot"}`` → the new view
+POST     ``akvo/api/tables/{id}/take-back``          ``{"token"}``: one's seat back at the next turn
+POST     ``akvo/api/tables/mine``                    ``{"tokens": [[id, T], …]}`` → each seat's turn
+GET      ``akvo/api/tables/options``                 teams, bots, clocks, rules (creation page)
 =======  ==========================================  =============================================
 
 A token may also come as ``Authorization: Bearer T``. Refusals are JSON ``{"error": code,
-"message": French}`` with 400 (bad input), 403 (no such seat, a spectator acting), 404,
-409 (not now), 413 (body over :data:`MAX_BODY` bytes), 415 (not JSON), 429 (too many
-requests from one client: a token bucket per address) or 503 (the store failed); a refused
-request changes nothing. Tokens never reach the access log.
+"message": French}`` with 400 (bad input, an unknown field), 403 (no such seat, a spectator
+acting), 404, 409 (not now), 410 (the table expired), 413 (body over :data:`MAX_BODY`
+bytes), 415 (not JSON), 429 (too many requests from one client: a token bucket per
+address) or 503 (the store failed); a refused request changes nothing. Tokens never reach
+a log line (paths only, long segments masked).
 """
 
 from __future__ import annotations
@@ -33,17 +37,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from tornado import iostream, web
+from tornado import ioloop, iostream, web
 from traitlets import Bool, Float, Int, Unicode
 from traitlets.config import Configurable
 
-from akvo.bots import BOTS
+from akvo.bots import REGISTRY
 from akvo.match import MatchState
 from akvo.online import TableRefusal
+from akvo.online.clock import MODE_LABELS, UNITS
 from akvo.online.seating import refuse
-from akvo.online.service import TableService
-from akvo.online.store import TableStore
+from akvo.online.service import IDLE_LIMIT, TableService
+from akvo.online.store import Store, TableStore
 from akvo.rules import PRESET_TEAMS
+from akvo_site.guard import redacted_path, request_summary
 from akvo_widgets.board import svg as board_drawing
 from akvo_widgets.board.svg import Frame, board_svg
 from akvo_widgets.text.formatting import french
@@ -66,6 +72,7 @@ HEARTBEAT: Final = 20.0
 API: Final = "akvo/api/tables"
 PAGE: Final = "akvo/table"
 CREATE_PAGE: Final = "akvo/en-ligne"
+MINE_PAGE: Final = "akvo/mes-tables"
 STATIC: Final = "akvo/tables-static"
 STATIC_DIR: Final = Path(__file__).resolve().parent / "static"
 #: The live board's style sheet (``akvo_widgets/board/board.css``), for the pages' board.
@@ -82,8 +89,15 @@ STATUS: Final = {
     "illegal": 409,
     "finished": 409,
     "playing": 409,
+    "bot_seat": 409,
+    "not_offered": 409,
+    "seat_taken": 409,
+    "not_handed": 409,
+    "expired": 410,
     "store": 503,
 }
+#: Seats one « Mes tables » request may ask about.
+MINE_LIMIT: Final = 50
 
 
 class OnlineTables(Configurable):  # type: ignore[misc]
@@ -91,8 +105,23 @@ class OnlineTables(Configurable):  # type: ignore[misc]
 
     database = Unicode(
         "tables.sqlite",
-        help="The SQLite file of the tables (relative to the server's working directory).",
+        help="The SQLite file of the tables (relative to the server's working directory), "
+        "or a PostgreSQL address (``postgresql://…``) shared by several servers.",
     ).tag(config=True)
+    idle_limit = Float(
+        IDLE_LIMIT / 3600,
+        help="Hours without a move after which an unfinished table expires (kept as a "
+        "record, no longer played nor loaded at start).",
+    ).tag(config=True)
+    keep_records = Int(
+        0, help="Ended tables kept in the store, the newest first (0: keep them all)."
+    ).tag(config=True)
+    takeover_bot = Unicode(
+        "normal", help="The bot level that takes a seat nobody handed over in time."
+    ).tag(config=True)
+    tick = Float(1.0, help="Seconds between two looks at the clocks, presence and expiry.").tag(
+        config=True
+    )
     node = Unicode(
         "",
         help="A prefix of every table id this server creates, so that a proxy in front of "
@@ -159,18 +188,61 @@ class TablesApp:
     """What the handlers share: the service, the settings, the throttles, open streams."""
 
     def __init__(self, settings: OnlineTables, base_url: str, root: Path) -> None:
-        path = Path(settings.database)
         self.settings = settings
         self.base_url = base_url
-        self.store = TableStore(path if path.is_absolute() else root / path)
+        self.store = open_store(settings.database, root)
         self.service = TableService(
-            self.store, FrenchLabels(), coach=TableCoach(), node=settings.node
+            self.store,
+            FrenchLabels(),
+            coach=TableCoach(),
+            node=settings.node,
+            idle_limit=settings.idle_limit * 3600,
+            keep_records=settings.keep_records or None,
+            takeover_bot=settings.takeover_bot,
         )
         loaded = self.service.load()
         log.info("online tables: %d open, %d broken", loaded, len(self.service.broken))
         self.requests = Throttle(settings.rate, settings.burst)
         self.creations = Throttle(settings.create_rate, settings.create_burst)
         self.streams: dict[str, int] = {}
+        self.ticker = ioloop.PeriodicCallback(self.tick, settings.tick * 1000)
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:  # built before the server's loop runs: start on it
+            ioloop.IOLoop.current().add_callback(self.start_ticking)
+        else:
+            self.start_ticking()
+
+    def start_ticking(self) -> None:
+        if not self.ticker.is_running():
+            self.ticker.start()
+
+    def tick(self) -> None:
+        """The clocks, presence, takeovers and expiry (:meth:`TableService.tick`); on the
+        first tick the service learns its loop and, on a shared store, starts hearing
+        the other servers."""
+        self.service.attach(asyncio.get_running_loop())
+        if self.store.shared:
+            self.service.follow()
+        try:
+            self.service.tick()
+        except Exception:  # the store, say: logged, the next tick tries again
+            log.exception("online tables: tick failed")
+
+    def close(self) -> None:
+        self.ticker.stop()
+        self.service.close()
+        self.store.close()
+
+
+def open_store(database: str, root: Path) -> Store:
+    """The SQLite file ``database`` (relative to ``root``), or PostgreSQL at that address."""
+    if database.startswith(("postgresql://", "postgres://")) or "dbname=" in database:
+        from akvo.online.store_pg import PostgresStore
+
+        return PostgresStore(database)
+    path = Path(database)
+    return TableStore(path if path.is_absolute() else root / path)
 
 
 def table_handlers(settings: OnlineTables, base_url: str, root: Path) -> list[Any]:
@@ -180,13 +252,17 @@ def table_handlers(settings: OnlineTables, base_url: str, root: Path) -> list[An
     prefix = base_url.rstrip("/") + "/"
     return [
         (f"{prefix}{API}/options", OptionsHandler, options),
+        (f"{prefix}{API}/mine", MineHandler, options),
         (f"{prefix}{API}", CreateHandler, options),
         (f"{prefix}{API}/{_ID}", ViewHandler, options),
         (f"{prefix}{API}/{_ID}/actions", ActionHandler, options),
+        (f"{prefix}{API}/{_ID}/hand-over", HandOverHandler, options),
+        (f"{prefix}{API}/{_ID}/take-back", TakeBackHandler, options),
         (f"{prefix}{API}/{_ID}/events", EventsHandler, options),
         (f"{prefix}{API}/{_ID}/record", RecordHandler, options),
         (f"{prefix}{API}/{_ID}/qr", QrHandler, options),
         (f"{prefix}{PAGE}/{_ID}", PageHandler, {**options, "page": SEAT_PAGE}),
+        (f"{prefix}{MINE_PAGE}", PageHandler, {**options, "page": MY_TABLES_PAGE}),
         (f"{prefix}{CREATE_PAGE}", PageHandler, {**options, "page": NEW_TABLE_PAGE}),
         (f"{prefix}{STATIC}/(.*)", StaticHandler, {"path": str(STATIC_DIR)}),
         (f"{prefix}{BOARD_CSS}/(board\\.css)", StaticHandler, {"path": str(BOARD_DIR)}),
@@ -220,6 +296,7 @@ class _Guarded(web.RequestHandler):
     def prepare(self) -> None:
         # The server's loop, where bots decide from now on (a handler runs on it).
         self.app.service.attach(asyncio.get_running_loop())
+        self.app.start_ticking()
         wait = self.app.requests.wait(self.client())
         if wait:
             self.set_header("Retry-After", str(max(1, round(wait))))
@@ -259,12 +336,25 @@ class _Guarded(web.RequestHandler):
         self.set_header("Content-Type", "application/json; charset=utf-8")
         self.finish(json.dumps(data, ensure_ascii=False, separators=(",", ":")))
 
+    def _request_summary(self) -> str:
+        """What Tornado's own warnings name a request by (no query, no token)."""
+        return request_summary(self)
+
+    def log_exception(self, typ: Any, value: Any, tb: Any) -> None:
+        """An unexpected error, logged without the request's query and headers."""
+        if isinstance(value, web.HTTPError):
+            log.warning("%d %s", value.status_code, request_summary(self))
+        else:
+            log.error("error on %s", request_summary(self), exc_info=(typ, value, tb))
+
     def _log(self) -> None:
-        """Tornado's access log line, with the path only (a query may hold a token)."""
+        """Tornado's access log line, with the path only (a query may hold a token) and
+        any path segment long enough to be a token masked."""
         status = self.get_status()
         level = log.info if status < 400 else log.warning
         took = 1000.0 * self.request.request_time()
-        level("%d %s %s %.1fms", status, self.request.method, self.request.path, took)
+        path = redacted_path(self.request.path)
+        level("%d %s %s %.1fms", status, self.request.method, path, took)
 
 
 def _loopback(address: str) -> bool:
@@ -375,11 +465,85 @@ class ViewHandler(_Guarded):
 
 
 class ActionHandler(_JsonBody):
-    """``POST akvo/api/tables/{id}/actions`` with ``{"token": T, "action": "…"}``."""
+    """``POST akvo/api/tables/{id}/actions`` with ``{"token": T, "action": "…"}`` (any other
+    field: 400)."""
 
     def handle(self, body: dict[str, Any], *args: str) -> None:
+        self.answer(self.app.service.act_request(args[0], body, self.token()))
+
+
+def _only(body: dict[str, Any], keys: frozenset[str]) -> None:
+    """Refuse a body with a field outside ``keys`` (a typo is not ignored)."""
+    unknown = sorted(str(k)[:20] for k in body if k not in keys)
+    if unknown:
+        raise refuse("request", f"Champ inconnu dans la demande\u00a0: « {unknown[0]} ».")
+
+
+class HandOverHandler(_JsonBody):
+    """``POST akvo/api/tables/{id}/hand-over`` with ``{"token", "seat", "bot"}``: one's own
+    seat, or one offered (out of time, away), to a bot of the ladder."""
+
+    def handle(self, body: dict[str, Any], *args: str) -> None:
+        _only(body, frozenset(("token", "seat", "bot")))
         token = body.get("token", self.token())
-        self.answer(self.app.service.act(args[0], token, body.get("action")))
+        service = self.app.service
+        self.answer(service.hand_over(args[0], token, body.get("seat"), body.get("bot")))
+
+
+class TakeBackHandler(_JsonBody):
+    """``POST akvo/api/tables/{id}/take-back`` with ``{"token"}``: one's seat back from the
+    bot playing it, at the next turn."""
+
+    def handle(self, body: dict[str, Any], *args: str) -> None:
+        _only(body, frozenset(("token",)))
+        self.answer(self.app.service.take_back(args[0], body.get("token", self.token())))
+
+
+class MineHandler(_JsonBody):
+    """``POST akvo/api/tables/mine`` with ``{"tokens": [[table, token], …]}`` (the seats
+    a browser holds): for each, what that seat itself may read — the table's status, turn,
+    whether it is its decision, what it waits for — or the refusal's code. A token only
+    ever reads its own seat."""
+
+    def handle(self, body: dict[str, Any], *args: str) -> None:
+        _only(body, frozenset(("tokens",)))
+        pairs = body.get("tokens")
+        if (
+            not isinstance(pairs, list)
+            or len(pairs) > MINE_LIMIT
+            or not all(isinstance(p, list) and len(p) == 2 for p in pairs)
+        ):
+            raise refuse(
+                "request",
+                f"«\u00a0tokens\u00a0» est une liste d’au plus {MINE_LIMIT} paires [table, jeton].",
+            )
+        self.answer({"tables": [self._one(table_id, token) for table_id, token in pairs]})
+
+    def _one(self, table_id: object, token: object) -> dict[str, Any]:
+        shown = table_id if isinstance(table_id, str) and len(table_id) <= 64 else None
+        try:
+            view = self.app.service.view(table_id, token)
+        except TableRefusal as refusal:
+            return {"table": shown, "error": refusal.code}
+        return seat_summary(view)
+
+
+def seat_summary(view: dict[str, Any]) -> dict[str, Any]:
+    """What « Mes tables » shows of a seat's own view (nothing another seat could not see)."""
+    you = view["you"]
+    return {
+        "table": view["table"],
+        "seat": you.get("name"),
+        "role": you["role"],
+        "teams": [t["name"] for t in view["teams"]],
+        "players": view["players"],
+        "status": view["status"],
+        "result": view["result"],
+        "turn": view["turn"],
+        "yours": view["decision"]["yours"],
+        "waiting": view["decision"]["waiting"],
+        "clock": None if view["clock"] is None else view["clock"]["label"],
+    }
 
 
 class RecordHandler(_Guarded):
@@ -415,13 +579,24 @@ class OptionsHandler(_Guarded):
     """``GET akvo/api/tables/options``: what a creation request may choose, in French."""
 
     def get(self) -> None:
+        ladder = sorted((s for s in REGISTRY.values() if s.rank is not None), key=_rank)
         self.answer(
             {
                 "teams": [
                     {"key": t.key, "name": t.name, "strategy": t.strategy}
                     for t in PRESET_TEAMS.values()
                 ],
-                "bots": [{"key": label, "label": label} for label in BOTS.values()],
+                "bots": [{"key": spec.label, "label": spec.label} for spec in ladder],
+                "takeover_bot": self.app.settings.takeover_bot,
+                "clocks": [
+                    {
+                        "mode": label,
+                        "unit": UNITS[mode][0],
+                        "min": UNITS[mode][1],
+                        "max": UNITS[mode][2],
+                    }
+                    for mode, label in MODE_LABELS.items()
+                ],
                 "players": [2, 4, 6],
                 "rules": {
                     name: [{"value": value, "label": label} for label, value in readings]
@@ -429,6 +604,10 @@ class OptionsHandler(_Guarded):
                 },
             }
         )
+
+
+def _rank(spec: Any) -> int:
+    return int(spec.rank)
 
 
 class EventsHandler(_Guarded):
@@ -501,6 +680,7 @@ SEAT_PAGE: Final = Page("Table en ligne — Akvolition", "table.main.html", "tab
 NEW_TABLE_PAGE: Final = Page(
     "Ouvrir une table en ligne — Akvolition", "create.main.html", "create.js"
 )
+MY_TABLES_PAGE: Final = Page("Mes tables — Akvolition", "mine.main.html", "mine.js")
 
 
 class PageHandler(_Guarded):

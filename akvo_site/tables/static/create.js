@@ -77,9 +77,28 @@
       wrap.append(input, label);
       radios.append(wrap);
     }
-    const bots = $("bots");
-    const botOptions = [["", "des personnes"], ...options.bots.map((b) => [b.key, "un bot « " + b.label + " »"])];
-    for (const side of ["A", "B"]) bots.append(labelled("Camp " + side + " joué par", select("bot-" + side, botOptions, "")));
+    botOptions = [["", "une personne"], ...options.bots.map((b) => [b.key, "un bot « " + b.label + " »"])];
+    for (const radio of radios.querySelectorAll("input")) radio.addEventListener("change", seatChoices);
+    seatChoices();
+    const clocks = $("clock");
+    const modes = [["", "sans horloge"], ...options.clocks.map((c) => [c.mode, c.mode])];
+    const mode = select("clock-mode", modes, "");
+    const amount = el("input");
+    amount.id = "clock-amount";
+    amount.type = "number";
+    const amountField = labelled("", amount);
+    amountField.hidden = true;
+    mode.addEventListener("change", () => {
+      const clock = options.clocks.find((c) => c.mode === mode.value);
+      amountField.hidden = !clock;
+      if (!clock) return;
+      amount.min = clock.min;
+      amount.max = clock.max;
+      amount.value = clock.unit === "minutes" ? 3 : 24;
+      amountField.querySelector("label").textContent = clock.unit === "minutes" ? "Minutes par décision (" + clock.min + " à " + clock.max + ")" : "Heures par tour (" + clock.min + " à " + clock.max + ")";
+      amount.dataset.unit = clock.unit;
+    });
+    clocks.append(labelled("Horloge", mode), amountField);
     const rules = $("rules");
     for (const [name, readings] of Object.entries(options.rules)) {
       rules.append(labelled(readings[0].label.split(" : ")[0], select("rule-" + name, readings.map((r) => [r.value, r.label]), readings[0].value)));
@@ -87,23 +106,68 @@
     $("create-form").dataset.ready = "true";
   }
 
-  function request() {
-    const players = Number(document.querySelector("input[name=players]:checked").value);
-    const bots = {};
+  let botOptions = [];
+
+  function players() {
+    return Number(document.querySelector("input[name=players]:checked").value);
+  }
+
+  function seatChoices() {
+    // One row per seat: who plays it (a person or a bot of any level) and a name.
+    const box = $("bots");
+    const kept = {};
+    for (const node of box.querySelectorAll("select, input")) kept[node.id] = node.value;
+    box.replaceChildren();
+    const perSide = players() / 2;
     for (const side of ["A", "B"]) {
-      const value = $("bot-" + side).value;
-      if (value) bots[side] = value;
+      for (let n = 1; n <= perSide; n++) {
+        const seat = side + n;
+        const row = el("div", null, "tbl-seat-choice");
+        const who = select("bot-" + seat, botOptions, kept["bot-" + seat] || "");
+        const name = el("input");
+        name.id = "name-" + seat;
+        name.type = "text";
+        name.maxLength = 24;
+        name.autocomplete = "off";
+        name.value = kept["name-" + seat] || "";
+        name.placeholder = "facultatif";
+        row.append(labelled("Place " + seat + " jouée par", who), labelled("Nom du joueur " + seat, name));
+        who.addEventListener("change", () => {
+          name.parentElement.hidden = who.value !== "";
+        });
+        name.parentElement.hidden = who.value !== "";
+        box.append(row);
+      }
+    }
+  }
+
+  function request() {
+    const count = players();
+    const bots = {};
+    const names = {};
+    for (const node of $("bots").querySelectorAll("select")) {
+      const seat = node.id.replace(/^bot-/, "");
+      const name = $("name-" + seat).value.trim();
+      if (node.value) bots[seat] = node.value;
+      else if (name) names[seat] = name;
     }
     const rules = {};
     for (const node of $("rules").querySelectorAll("select")) rules[node.id.replace(/^rule-/, "")] = node.value;
-    return { teams: [team("A"), team("B")], players: players, bots: bots, rules: rules, coach: $("coach").checked };
+    const made = { teams: [team("A"), team("B")], players: count, bots: bots, names: names, rules: rules, coach: $("coach").checked };
+    const mode = $("clock-mode").value;
+    if (mode) {
+      const amount = $("clock-amount");
+      made.clock = { mode: mode };
+      made.clock[amount.dataset.unit] = Number(amount.value);
+    }
+    return made;
   }
 
   function showLinks(made) {
     const list = $("links");
     list.replaceChildren();
     const entries = made.seats.filter((s) => s.token).map((s) => ({
-      title: "Place " + s.name + " — " + s.character_labels.join(", "),
+      title: "Place " + s.name + (s.person ? " (" + s.person + ")" : "") + " — " + s.character_labels.join(", "),
       link: s.link,
       token: s.token,
       cls: "tbl-link-seat",

@@ -13,6 +13,7 @@
   let current = null;
   let source = null;
   let sending = false;
+  const title = document.title;
 
   function el(tag, text, cls) {
     const node = document.createElement(tag);
@@ -52,12 +53,29 @@
     let score = "Tour " + view.turn + " · palier " + view.tier + " · score A " + scores[0] + " – " + scores[1] + " B";
     if (m.favoured) score += " · la météo favorise " + m.favoured;
     $("tbl-score").textContent = score;
+    $("tbl-clock").hidden = !view.clock;
+    $("tbl-clock").textContent = view.clock ? "Horloge : " + view.clock.label + "." : "";
     let prompt = view.prompt;
     if (view.status === "finished") {
       prompt = view.result === "draw" ? "Match terminé : match nul." : "Match terminé : victoire du camp " + view.result + ".";
     }
     $("tbl-prompt").textContent = prompt;
-    $("tbl-yours").hidden = !view.decision.yours;
+    // Once one's part is sent, say what the side still waits for, not « À vous ».
+    const yours = $("tbl-yours");
+    const waiting = view.status === "playing" ? view.decision.waiting : null;
+    if (view.decision.yours && !view.decision.sent) {
+      yours.textContent = "À vous de décider";
+      yours.className = "tbl-yours";
+    } else if (waiting) {
+      yours.textContent = waiting.charAt(0).toUpperCase() + waiting.slice(1) + ".";
+      yours.className = "tbl-yours tbl-waiting";
+    }
+    yours.hidden = !((view.decision.yours && !view.decision.sent) || waiting);
+    if (view.status === "expired") {
+      yours.textContent = "Cette table a expiré faute de coups : elle reste lisible.";
+      yours.className = "tbl-yours tbl-waiting";
+      yours.hidden = false;
+    }
 
     const programmed = $("tbl-programmed");
     programmed.replaceChildren();
@@ -81,17 +99,15 @@
     const team = $("tbl-team");
     team.replaceChildren();
     if (view.team) {
-      const parts = Object.entries(view.team.parts);
+      // The server says each part in words (« Léa — Barreur : … »), never ids.
+      const parts = view.team.parts_text || [];
       if (parts.length) {
         const list = el("ul", null, "tbl-parts");
-        for (const [seat, part] of parts) {
-          const tokens = Object.entries(part).map(([unit, t]) => unit + " " + t).join(", ");
-          list.append(el("li", seat + " a programmé : " + tokens));
-        }
+        for (const line of parts) list.append(el("li", line));
         team.append(list);
       }
-      if (view.team.ship) team.append(el("p", "Double-jeton du navire convenu : " + view.team.ship + "."));
-      if (view.team.offer) team.append(el("p", view.team.offer.seat + " propose : " + view.team.offer.label + ".", "tbl-offer"));
+      if (view.team.ship) team.append(el("p", "Double-jeton du navire convenu.", "tbl-done"));
+      if (view.team.offer) team.append(el("p", view.team.offer.text + ".", "tbl-offer"));
     }
   }
 
@@ -159,13 +175,84 @@
     for (const line of shown) log.append(el("li", line));
   }
 
+  function timeLeft(deadline) {
+    // The seat's time, from the server's deadline (UNIX seconds) and this device's clock.
+    const seconds = Math.max(0, Math.round(deadline - Date.now() / 1000));
+    if (seconds >= 3600) return Math.floor(seconds / 3600) + " h " + String(Math.floor((seconds % 3600) / 60)).padStart(2, "0");
+    return Math.floor(seconds / 60) + " min " + String(seconds % 60).padStart(2, "0");
+  }
+
+  function levelChoice(id) {
+    const choice = el("select", null, "tbl-level");
+    choice.id = id;
+    choice.setAttribute("aria-label", "Niveau du bot");
+    for (const level of levels) {
+      const option = el("option", level);
+      option.value = level;
+      choice.append(option);
+    }
+    choice.value = levels.includes("normal") ? "normal" : levels[0] || "";
+    return choice;
+  }
+
   function renderSeats(view) {
     const seats = $("tbl-seats");
+    // Keep the levels picked in the hand-over choices across pushes.
+    const picked = {};
+    for (const choice of seats.querySelectorAll("select")) picked[choice.id] = choice.value;
+    const focusedId = document.activeElement && seats.contains(document.activeElement) ? document.activeElement.id : null;
     seats.replaceChildren();
+    const mine = view.you.role === "player" ? view.you.name : null;
+    const offered = view.decision.offered || [];
     for (const seat of view.seats) {
-      const who = seat.bot ? "bot « " + seat.bot + " »" : "joueur";
-      const deciding = view.decision.seats.includes(seat.seat) ? " — à décider" : "";
-      seats.append(el("li", seat.name + " (" + who + ") : " + seat.character_labels.join(", ") + deciding));
+      const item = el("li", null, "tbl-seat");
+      const name = seat.person ? seat.person + " (" + seat.name + ")" : seat.name;
+      item.append(el("span", name + (seat.name === mine ? " — vous" : ""), "tbl-seat-name"));
+      let who;
+      if (seat.bot) who = "bot « " + seat.bot + " »";
+      else if (seat.played_by) who = "joué par le bot « " + seat.played_by + " »" + (seat.reclaiming ? ", reprise au prochain tour" : "");
+      else who = seat.presence === "present" ? "présent" : "absent";
+      const state = el("span", who, "tbl-presence tbl-" + (seat.bot || seat.played_by ? "bot" : seat.presence));
+      item.append(state, el("span", seat.character_labels.join(", "), "tbl-seat-chars"));
+      if (view.decision.seats.includes(seat.seat)) {
+        item.append(el("span", seat.deadline ? "à décider, reste " + timeLeft(seat.deadline) : "à décider", "tbl-seat-deciding"));
+      }
+      if (view.status === "playing" && offered.includes(seat.name) && !seat.played_by) {
+        const row = el("div", null, "tbl-hand-over");
+        const choice = levelChoice("level-" + seat.name);
+        if (picked[choice.id]) choice.value = picked[choice.id];
+        const button = el("button", "Confier " + (seat.name === mine ? "ma place" : "la place de " + (seat.person || seat.name)) + " à un bot", "tbl-hand-over-button");
+        button.type = "button";
+        button.id = "hand-over-" + seat.name;
+        button.addEventListener("click", () => control("hand-over", { seat: seat.name, bot: choice.value }));
+        row.append(choice, button);
+        item.append(row);
+      }
+      if (view.status === "playing" && seat.name === mine && seat.handed && !seat.reclaiming) {
+        const back = el("button", "Reprendre ma place", "tbl-take-back");
+        back.type = "button";
+        back.id = "take-back";
+        back.addEventListener("click", () => control("take-back", {}));
+        item.append(back);
+      }
+      seats.append(item);
+    }
+    if (focusedId && $(focusedId)) $(focusedId).focus();
+  }
+
+  async function control(what, fields) {
+    // Hand a seat to a bot, or take one's own back: the server checks who may.
+    try {
+      const answer = await fetch(api + "/" + what, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(Object.assign({ token: token }, fields)),
+      });
+      const body = await answer.json().catch(() => ({}));
+      if (answer.ok) render(body);
+      else $("tbl-seats-message").textContent = body.message || "Le serveur a refusé.";
+    } catch (error) {
+      $("tbl-seats-message").textContent = "Le serveur ne répond pas : vérifiez la connexion, puis réessayez.";
     }
   }
 
@@ -224,6 +311,9 @@
     $("tbl-board").innerHTML = view.board;  // the engine's SVG of the public board
     renderLog(view);
     renderSeats(view);
+    remember(view);
+    const turnNow = view.decision.yours && !view.decision.sent && view.status === "playing";
+    document.title = (turnNow ? "(À vous) " : "") + title;
     const again = keep ? $("tbl-decision").querySelector(keep) : null;
     if (again) again.focus();  // the player's place survives a push
     else if (view.decision.yours && wasMine === false) $("tbl-prompt").focus();  // not on load
@@ -279,6 +369,32 @@
       }
     };
   }
+
+  function remember(view) {
+    // « Mes tables »: the seats this browser holds, kept on this device only.
+    if (view.you.role !== "player") return;
+    try {
+      const held = JSON.parse(localStorage.getItem("akvo-tables") || "[]").filter((s) => s.table !== tableId || s.token !== token);
+      held.unshift({ table: tableId, token: token, seat: view.you.name, teams: view.teams.map((t) => t.name), seen: Date.now() });
+      localStorage.setItem("akvo-tables", JSON.stringify(held.slice(0, 50)));
+    } catch (error) {
+      // Storage refused (private browsing): the page works without the list.
+    }
+  }
+
+  let levels = [];
+  fetch(api.replace(/\/[^/]*$/, "") + "/options")
+    .then((answer) => answer.json())
+    .then((options) => {
+      levels = options.bots.map((b) => b.key);
+      if (current) renderSeats(current);
+    })
+    .catch(() => {});
+
+  // Deadlines count down between pushes.
+  setInterval(() => {
+    if (current && current.status === "playing" && current.seats.some((s) => s.deadline)) renderSeats(current);
+  }, 1000);
 
   $("tbl-download-button").addEventListener("click", download);
 

@@ -187,7 +187,11 @@ def test_pages_and_qr_codes(http: httpx.Client) -> None:
     assert qr.text.startswith("<svg")
     options = http.get(f"{API}/options").json()
     assert {t["key"] for t in options["teams"]} >= {"perrockiss", "fish-tank"}
-    assert [b["key"] for b in options["bots"]] == ["facile", "normal", "fort"]
+    assert [b["key"] for b in options["bots"]] == ["débutant", "facile", "normal", "fort", "expert"]
+    assert options["clocks"] == [
+        {"mode": "en direct", "unit": "minutes", "min": 1, "max": 60},
+        {"mode": "sur plusieurs jours", "unit": "hours", "min": 1, "max": 168},
+    ]
     assert options["rules"]["weather"][1] == {
         "value": "coin",
         "label": "Pile ou face à chaque tour",
