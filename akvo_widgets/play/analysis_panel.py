@@ -1,10 +1,13 @@
-"""« Analyser le match » in « Revoir un match »: the win-chance curve, the flagged moves,
-a click that jumps the board to one of them (issue 19.3).
+"""« Analyser le match » in « Revoir un match »: the review of :func:`akvo.coach.review`.
 
-The numbers are :func:`akvo.coach.analyse`'s (rollouts of the « normal » bot on the same
-dice for every option, 95 % intervals, verdicts at 5/10/20 points of win chance). The
-analysis runs in a daemon thread inside the kernel (``workers=0``: the page's own process,
-no cluster to start), with a progress bar; the page stays usable meanwhile.
+The page runs the same review as ``akvo analyse`` (the one valuation, same budget and
+seed: :data:`PAGE_BUDGET`, :data:`.valued.PAGE_SEED`), so both give the same verdicts:
+each side's rating (class and mean loss per decision) and luck (« résultat = niveau de
+départ + chance + habileté »), the win-chance curve with the flagged moves marked, the
+annotated move list (?!, ?, ?? inline and the luck of every roll), and one button per
+flagged move that jumps the board there and opens the table of every option's win chance.
+A verdict left « incertain » has « Analyser plus finement » (:func:`akvo.coach.refine`).
+The review runs in a daemon thread in the kernel (the page stays usable meanwhile).
 """
 
 from __future__ import annotations
@@ -17,14 +20,100 @@ from typing import Any, Final
 import bqplot as bq
 import ipywidgets as widgets
 
-from akvo_widgets.text.formatting import french, integer
+from akvo.coach.budget import DEFAULT_BUDGET
+from akvo.coach.luck import Luck
+from akvo.coach.rating import UNSURE
+from akvo.coach.review import Move, Review, Reviewed
+from akvo.coach.words import capitalised, percent, points
+from akvo_widgets.text.formatting import NBSP, french
 
-#: Rollouts per option in the page (the command line's default is larger).
-PAGE_ROLLOUTS: Final = 8
+from .valued import PAGE_SEED
+
+#: The review's budget on the page: ``akvo analyse``'s default.
+PAGE_BUDGET: Final = DEFAULT_BUDGET
+#: The move list's height before it scrolls.
+MOVES_HEIGHT: Final = "22em"
+
+
+def page_review(record: dict[str, Any]) -> Review:
+    """The review the page shows: ``akvo analyse``'s, with its default budget and seed."""
+    from akvo.coach.review import review
+
+    return review(record, budget=PAGE_BUDGET, seed=PAGE_SEED, workers=0, progress=False)
+
+
+def side_a_chance(row: Reviewed) -> tuple[float, float, float]:
+    """Side A's win chance after the move chosen at ``row`` (p, low, high)."""
+    chosen = row.values[row.chosen]
+    if row.side == 0:
+        return chosen.p, chosen.low, chosen.high
+    return 1 - chosen.p, 1 - chosen.high, 1 - chosen.low
+
+
+def move_html(move: Move) -> str:
+    """One line of the annotated move list: the move, its mark, the luck of a roll."""
+    who = "météo" if move.side < 0 else "AB"[move.side]
+    text = f"{move.coup}. {who} : {move.words}"
+    css = "akvo-move"
+    if move.mark:
+        text += f" {move.mark}"
+        css += " akvo-move-flagged"
+    elif move.verdict == UNSURE:
+        text += " (incertain)"
+    if move.luck_a is not None:
+        tenths = round(move.luck_a * 1000)
+        sign = "+" if tenths > 0 else "−" if tenths < 0 else ""
+        text += f" — chance de A {sign}{points(abs(move.luck_a))}"
+        if move.lucky:
+            css += " akvo-move-lucky" if move.lucky == "+" else " akvo-move-unlucky"
+            text += (
+                " (parmi les plus chanceux)" if move.lucky == "+" else " (parmi les moins chanceux)"
+            )
+    return f'<li class="{css}">{escape(french(text))}</li>'
+
+
+def moves_html(done: Review) -> str:
+    """The annotated move list (a scrolling ``<ol>``)."""
+    rows = "".join(move_html(move) for move in done.move_list())
+    return f'<ol class="akvo-replay-moves">{rows}</ol>'
+
+
+def sides_html(done: Review, luck: Luck) -> str:
+    """Each side's rating and luck, one paragraph per side."""
+    out = []
+    for rated in done.ratings():
+        side = rated.side
+        out.append(
+            f'<p class="akvo-replay-rating">{escape(french(rated.sentence()))}.<br>'
+            f"{escape(french(luck.sentence(side)))}.</p>"
+        )
+    return "".join(out)
+
+
+def options_table(row: Reviewed) -> str:
+    """Every option of a reviewed decision with its win chance and interval, best first."""
+    lines = []
+    for worth in sorted(row.values, key=lambda w: -w.p):
+        tags = []
+        if worth.action == row.chosen:
+            tags.append("joué")
+        if worth.action == row.best:
+            tags.append("meilleur")
+        tag = f" ({', '.join(tags)})" if tags else ""
+        low = percent(worth.low).removesuffix(f"{NBSP}%")
+        lines.append(
+            f"<tr><td>{escape(capitalised(worth.words))}{tag}</td>"
+            f"<td>{percent(worth.p)}</td><td>{low}–{percent(worth.high)}</td></tr>"
+        )
+    return (
+        '<table class="akvo-replay-options-table"><thead><tr><th>Option</th>'
+        "<th>Chance de gagner</th><th>Intervalle à 95 %</th></tr></thead>"
+        f"<tbody>{''.join(lines)}</tbody></table>"
+    )
 
 
 class AnalysisPanel(widgets.VBox):  # type: ignore[misc]
-    """The analysis of the record ``get_record()`` returns; ``jump(coup)`` shows a move."""
+    """The review of the record ``get_record()`` returns; ``jump(coup)`` shows a move."""
 
     def __init__(
         self, get_record: Callable[[], dict[str, Any] | None], jump: Callable[[int], None]
@@ -39,6 +128,8 @@ class AnalysisPanel(widgets.VBox):  # type: ignore[misc]
         self.progress.layout.display = "none"
         self.note = widgets.HTML()
         self.note.add_class("akvo-replay-analysis-note")
+        self.sides = widgets.HTML()
+        self.sides.add_class("akvo-replay-sides")
         x, y = bq.LinearScale(), bq.LinearScale(min=0.0, max=1.0)
         self.line = bq.Lines(x=[0], y=[0.5], scales={"x": x, "y": y}, colors=["#1f5fa8"])
         self.band = bq.Lines(
@@ -51,13 +142,16 @@ class AnalysisPanel(widgets.VBox):  # type: ignore[misc]
             stroke_width=0,
             colors=["#1f5fa8"],
         )
+        self.marks = bq.Scatter(
+            x=[0], y=[0.5], scales={"x": x, "y": y}, colors=["#b3261e"], marker="triangle-down"
+        )
         self.figure = bq.Figure(
-            marks=[self.band, self.line],
+            marks=[self.band, self.line, self.marks],
             axes=[
                 bq.Axis(scale=x, label="coup"),
                 bq.Axis(scale=y, orientation="vertical", label="chance de A", tick_format=".0%"),
             ],
-            title="Chance de gagner de A après chaque décision (estimation)",
+            title="Chance de gagner de A après chaque décision (▼ coup signalé)",
             layout=widgets.Layout(width="100%", max_width="44em", height="16em"),
             fig_margin={"top": 40, "bottom": 40, "left": 50, "right": 10},
         )
@@ -67,100 +161,136 @@ class AnalysisPanel(widgets.VBox):  # type: ignore[misc]
         self.flagged.add_class("akvo-replay-flagged")
         self.explanation = widgets.HTML()
         self.explanation.add_class("akvo-replay-explanation")
-        self.analysis: Any = None
+        self.refine_button = widgets.Button(
+            description="Analyser plus finement", layout=widgets.Layout(width="auto")
+        )
+        self.refine_button.add_class("akvo-replay-refine")
+        self.refine_button.on_click(lambda _: self.refine_shown())
+        self.refine_button.layout.display = "none"
+        self.moves = widgets.HTML()
+        self.moves.add_class("akvo-replay-move-list")
+        self.moves.layout.max_height = MOVES_HEIGHT
+        self.moves.layout.overflow_y = "auto"
+        self.review: Review | None = None
+        self.shown: int | None = None  # the coup whose explanation is shown
+        self._record: dict[str, Any] | None = None
         self._thread: threading.Thread | None = None
         super().__init__(
             [
                 self.start_button,
                 self.progress,
                 self.note,
+                self.sides,
                 self.figure,
                 self.flagged,
                 self.explanation,
+                self.refine_button,
+                self.moves,
             ]
         )
         self.add_class("akvo-replay-analysis")
 
+    @property
+    def analysis(self) -> Review | None:
+        """The review shown (the older name)."""
+        return self.review
+
     def reset(self) -> None:
-        """A new record: the old analysis goes."""
-        self.analysis = None
-        self.note.value = self.explanation.value = ""
+        """A new record: the old review goes."""
+        self.review = None
+        self.shown = None
+        self.note.value = self.explanation.value = self.sides.value = self.moves.value = ""
         self.flagged.children = []
         self.figure.layout.display = self.progress.layout.display = "none"
+        self.refine_button.layout.display = "none"
+
+    def busy(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
 
     def start(self, wait: bool = False) -> None:
         record = self.get_record()
-        if record is None or (self._thread is not None and self._thread.is_alive()):
+        if record is None or self.busy():
             return
         self.reset()
+        self._record = record
         self.progress.layout.display = None
         self.progress.value = 0
-        self.note.value = "<p>Analyse en cours…</p>"
-        self._thread = threading.Thread(target=self._run, args=(record,), daemon=True)
+        self.note.value = (
+            "<p>Analyse en cours (chaque décision du match est évaluée : cela peut prendre "
+            "une demi-minute)…</p>"
+        )
+        self._run_in_thread(lambda: self.show(page_review(record)), wait)
+
+    def _run_in_thread(self, work: Callable[[], None], wait: bool) -> None:
+        def run() -> None:
+            try:
+                work()
+            except ValueError as error:  # the engine's errors name the problem
+                self.note.value = f"<p role='alert'>{escape(french(str(error)))}</p>"
+
+        self._thread = threading.Thread(target=run, daemon=True)
         self._thread.start()
         if wait:
             self._thread.join()
 
-    def _progress(self, done: int, total: int) -> bool:
-        self.progress.max = max(total, 1)
-        self.progress.value = done
-        return True
-
-    def _run(self, record: dict[str, Any]) -> None:
-        from akvo.coach import analyse
-
-        try:
-            analysis = analyse(
-                record,
-                rollouts=PAGE_ROLLOUTS,
-                workers=0,
-                progress=False,
-                on_progress=self._progress,
-            )
-        except ValueError as error:  # the engine's errors name the problem
-            self.note.value = f"<p role='alert'>{escape(french(str(error)))}</p>"
-            return
-        self.show(analysis)
-
-    def show(self, analysis: Any) -> None:
-        """The curve, the summary and one button per flagged move."""
-        self.analysis = analysis
-        curve = analysis.curve()
-        if curve:
-            xs = [p.coup for p in curve]
-            self.line.x, self.line.y = xs, [p.p_a for p in curve]
+    def show(self, done: Review) -> None:
+        """The ratings and luck, the curve, one button per flagged move, the move list."""
+        self.review = done
+        rows = done.decisions
+        if rows:
+            xs = [row.coup for row in rows]
+            chances = [side_a_chance(row) for row in rows]
+            self.line.x, self.line.y = xs, [c[0] for c in chances]
             self.band.x = xs
-            self.band.y = [[p.low for p in curve], [p.high for p in curve]]
+            self.band.y = [[c[1] for c in chances], [c[2] for c in chances]]
+            flagged = [(row.coup, side_a_chance(row)[0]) for row in done.flagged()]
+            self.marks.x = [coup for coup, _ in flagged] or [xs[0]]
+            self.marks.y = [p for _, p in flagged] or [chances[0][0]]
+            self.marks.visible = bool(flagged)
             self.figure.layout.display = None
-        flagged = [row for row in analysis.decisions if row.verdict]
-        worst = {row.coup for row in analysis.worst()}
         buttons = []
-        for row in flagged:
-            star = " (parmi les trois pires)" if row.coup in worst else ""
+        for row in done.flagged():
+            mark = f" {row.mark}" if row.mark else ""
             button = widgets.Button(
-                description=f"Coup {row.coup}, camp {row.camp} : {row.verdict}{star}",
+                description=f"Coup {row.coup}, camp {'AB'[row.side]} : {row.verdict}{mark}",
                 layout=widgets.Layout(width="auto"),
             )
             button.add_class("akvo-replay-flag")
-            button.on_click(lambda _b, r=row: self.show_move(r))
+            button.on_click(lambda _b, coup=row.coup: self.show_move(coup))
             buttons.append(button)
         self.flagged.children = buttons
-        per_side = " ; ".join(
-            f"camp {s.camp} : {s.decisions} décisions, perte moyenne "
-            f"{s.mean_loss * 100:.1f} points".replace(".", ",")
-            for s in analysis.summary()
+        self.sides.value = sides_html(done, done.luck)
+        self.moves.value = (
+            "<p><b>Le match annoté</b> (?! imprécision, ? erreur, ?? gaffe ; la chance de "
+            "chaque jet pour A, en points de chance de gagner)&#8239;:</p>" + moves_html(done)
         )
         text = (
-            f"Analyse sur {integer(analysis.rollouts)} parties simulées par option "
-            f"(jusqu’à {integer(analysis.max_rollouts)} là où le hasard cache la réponse), "
-            "mêmes dés pour chaque option ; imprécision, erreur, gaffe : 5, 10, 20 points "
-            f"de chance de gagner perdus. {len(flagged)} coups signalés ; {per_side}."
+            f"Analyse du match (même calcul que « akvo analyse », budget {done.budget}) : "
+            f"{len(done.flagged())} coups signalés. Un verdict n’est donné que si son "
+            "intervalle à 95 % dépasse le seuil ; sinon « incertain »."
         )
         self.note.value = f"<p>{escape(french(text))}</p>"
         self.progress.value = self.progress.max
+        if self.shown is not None:
+            self.show_move(self.shown)
 
-    def show_move(self, row: Any) -> None:
-        """Jump the board to a flagged move and explain it."""
-        self.jump(row.coup)
+    def show_move(self, coup: int) -> None:
+        """Jump the board to a flagged move, explain it, show every option's chance."""
+        assert self.review is not None
+        row = self.review.decision(coup)
+        self.shown = coup
+        self.jump(coup)
         why = french(row.explanation().replace("'", "’"))
-        self.explanation.value = f'<p class="akvo-replay-why">{escape(why)}</p>'
+        self.explanation.value = f'<p class="akvo-replay-why">{escape(why)}</p>{options_table(row)}'
+        self.refine_button.layout.display = None if row.verdict == UNSURE else "none"
+
+    def refine_shown(self, wait: bool = False) -> None:
+        """« Analyser plus finement »: the decision shown valued again with twice the
+        budget (:func:`akvo.coach.refine`), the rest of the review unchanged."""
+        done, coup, record = self.review, self.shown, self._record
+        if done is None or coup is None or record is None or self.busy():
+            return
+        from akvo.coach.review import refine
+
+        self.note.value = "<p>Analyse plus fine de ce coup en cours…</p>"
+        self._run_in_thread(lambda: self.show(refine(done, record, coup)), wait)

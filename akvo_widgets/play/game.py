@@ -14,7 +14,9 @@ from html import escape
 
 import ipywidgets as widgets
 
-from akvo.coach import DecisionValues, OptionChance, decision_values
+from akvo.coach import decision_values
+from akvo.coach.valuation import Valuation
+from akvo.coach.words import capitalised
 from akvo.errors import AkvoError
 from akvo.match import MatchState, Phase, new_match
 from akvo.match.board import SIDE_NAMES
@@ -29,22 +31,14 @@ from akvo_widgets.board.view import (
 from akvo_widgets.kit import controls as c
 from akvo_widgets.kit.file_picker import FilePicker
 from akvo_widgets.text.formatting import french
-from akvo_widgets.text.labels import orders_label
 
-from .coach import (
-    ChanceWorker,
-    advice_note,
-    chance_text,
-    estimate_note,
-    suggestion_text,
-    value_text,
-    warm_up,
-)
+from .coach import value_text
 from .decisions import ACTION_CLASS, ActionButtons, OrdersComposer
 from .keeper import MatchKeeper
 from .opponents import Bot, bot_choices, default_bot, make_opponent
 from .records import MAX_BYTES, RecordError, download_link, load_record, record_json
 from .refusals import move_refusal
+from .valued import method_note, option_texts, options_html, page_valuation, suggestion_sentence
 
 HOT_SEAT = "hot seat"
 HOT_SEAT_LABEL = "Deux joueurs, même écran"
@@ -145,21 +139,19 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
             "Estimer mes ordres", "akvo-play-estimate-orders", self._estimate_orders
         )
         self.orders_chances = c.html("akvo-play-orders-chances")
-        self._lock = threading.RLock()  # the chance worker reports under it
-        self._worker: ChanceWorker | None = None
+        self._lock = threading.RLock()  # one redraw of the decisions at a time
         self._labels: dict[str, str] = {}
-        self._values: DecisionValues | None = None
+        self._values: Valuation | None = None
         self.keeper = MatchKeeper(key="jouer-un-match")
         self.keeper.observe(lambda _change: self._offer_resume(), "saved")
         self.resume_button = c.button("Reprendre le match", "akvo-play-resume", self._resume)
-        warm_up()
         self.curtain = c.button("", ACTION_CLASS, self._lift_curtain)
         self.curtain.add_class("akvo-play-curtain")
         self._curtain_up = False
         self.buttons: dict[str, widgets.Button] = {}
 
         self.seed = seed
-        self.estimates = estimates  # the win chances beside the options (rollouts in a thread)
+        self.estimates = estimates  # the win chances beside the options (akvo.coach.valuation)
         self.state = state if state is not None else new_match()
         self.rng = random.Random(seed)
         self.bot: Bot | None = None
@@ -350,7 +342,6 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
 
     def _render_decisions(self) -> None:
         with self._lock:
-            self._stop_worker()
             self._render_decisions_locked()
 
     def _render_decisions_locked(self) -> None:
@@ -379,80 +370,41 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
             self.composer.reset()
             self.composer.confirm.description = f"Valider les ordres de {player}"
             self.decisions.children = [self.composer]
-            if coaching:
-                self._values = decision_values(state)
-                self.advice.value = f"<p>{escape(suggestion_text(state, self._values))}</p>"
+            if coaching and self.estimates:
+                self._show_orders(state, None)
                 self.decisions.children = [self.composer, self.estimate_orders, self.orders_chances]
         else:
             texts: dict[str, str] = {}
             if coaching:
-                self._values = decision_values(state)
-                texts = {option.action: value_text(option) for option in self._values}
-                self.advice.value = self._advice_html(state, self._values, None)
+                texts = {o.action: value_text(o) for o in decision_values(state)}
+                if self.estimates and len(state.legal_actions()) > 1:
+                    self._values = page_valuation(state)
+                    texts = option_texts(self._values)
+                    self.advice.value = self._advice_html(state, self._values)
             self.buttons = self.action_buttons.show(state, texts)
+            for action, button in self.buttons.items():
+                worth = self._values[action] if self._values is not None else None
+                button.tooltip = french(capitalised(worth.reason)) if worth is not None else ""
             self._labels = {a: b.description for a, b in self.buttons.items()}
             self.decisions.children = list(self.buttons.values())
-            if coaching and self.estimates and len(self.buttons) > 1:
-                self._start_worker(state, None)
 
-    # --- the coach -------------------------------------------------------------------------
-    def _advice_html(
-        self, state: MatchState, values: DecisionValues, rollouts: tuple[int, bool] | None
-    ) -> str:
-        lines = [advice_note(values), suggestion_text(state, values)]
-        if rollouts is None:
-            lines.append(french("Chance de gagner : estimation en cours…"))
-        else:
-            lines.append(estimate_note(*rollouts))
+    # --- the coach: the one valuation (akvo.coach.valuation, through .valued) ---------------
+    def _advice_html(self, state: MatchState, values: Valuation) -> str:
+        lines = [suggestion_sentence(state, values), method_note(values)]
         return "".join(f"<p>{escape(line)}</p>" for line in lines)
 
-    def _stop_worker(self) -> None:
-        if self._worker is not None:
-            self._worker.stop()
-            self._worker = None
-
-    def _start_worker(self, state: MatchState, options: list[str] | None) -> None:
-        worker: ChanceWorker | None = None
-
-        def report(chances: tuple[OptionChance, ...], done: bool) -> None:
-            with self._lock:
-                if self._worker is worker and worker is not None and not worker.stopped:
-                    self._show_chances(state, chances, done)
-
-        worker = ChanceWorker(state, report, options=options, seed=self.seed or 0)
-        self._worker = worker
-        worker.start()
-
-    def _show_chances(
-        self, state: MatchState, chances: tuple[OptionChance, ...], done: bool
-    ) -> None:
-        """The estimates beside each option (called by the worker, under the lock)."""
-        rollouts = chances[0].rollouts if chances else 0
-        if state.phase == Phase.ORDERS:
-            rows = "".join(
-                f"<li>{escape(french(orders_label(c.action.removeprefix('orders '))))} — "
-                f"{escape(chance_text(c))}</li>"
-                for c in chances
-            )
-            self.orders_chances.value = (
-                f'<ul class="akvo-play-orders-estimates">{rows}</ul>'
-                f"<p>{escape(estimate_note(rollouts, done))}</p>"
-            )
-            return
-        for chance in chances:
-            button = self.buttons.get(chance.action)
-            if button is not None:
-                button.description = f"{self._labels[chance.action]} · {chance_text(chance)}"
-        if self._values is not None:
-            self.advice.value = self._advice_html(state, self._values, (rollouts, done))
+    def _show_orders(self, state: MatchState, mine: str | None) -> None:
+        """The candidate programmes' win chances (and the reader's, ``mine``), the best
+        one as the suggestion."""
+        values = page_valuation(state, None if mine is None else [mine])
+        self._values = values
+        self.advice.value = self._advice_html(state, values)
+        self.orders_chances.value = options_html(state, values, mine)
 
     def _estimate_orders(self) -> None:
-        """The win chance of the reader's programme beside the « normal » bot's."""
+        """The win chance of the reader's programme beside the candidates'."""
         state = self.state
         if state.phase != Phase.ORDERS or not self.is_human_turn() or self._values is None:
             return
-        options = list(dict.fromkeys([self._values.suggestion, self.composer.action]))
         with self._lock:
-            self._stop_worker()
-            self.orders_chances.value = f"<p>{escape(french('Estimation en cours…'))}</p>"
-            self._start_worker(state, options)
+            self._show_orders(state, self.composer.action)

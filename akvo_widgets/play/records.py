@@ -2,7 +2,9 @@
 
 A record is :meth:`akvo.match.MatchState.record` as JSON. Loading goes through the engine
 (:func:`akvo.match.replay`), which checks every action; this module only guards what comes
-before (size, encoding, JSON shape) and turns every failure into one French sentence.
+before (size, encoding, JSON shape) and turns every failure into one French sentence, raised
+as the engine's own :class:`akvo.errors.RecordError` (one class for a bad record, engine or
+page).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import json
 from html import escape
 from typing import Any
 
-from akvo.errors import AkvoError
+from akvo.errors import AkvoError, RecordError
 from akvo.match import MatchState, replay
 
 from .refusals import record_refusal
@@ -21,9 +23,14 @@ MAX_BYTES = 1_000_000  # a whole match record is about 10 kB
 MAX_ACTIONS = 20_000
 RECORD_KEYS = ("rules", "teams", "actions")
 
-
-class RecordError(AkvoError):
-    """A file that is not a playable match record; the message is French, for the page."""
+__all__ = [
+    "MAX_BYTES",
+    "RecordError",
+    "download_link",
+    "load_record",
+    "parse_record",
+    "record_json",
+]
 
 
 def record_json(state: MatchState) -> str:

@@ -1,9 +1,9 @@
 """« Revoir un match »: step through a recorded match, forward and back, on the board.
 
 At each step the viewer shows the position, the event log up to there, and the move that
-led to it: for a decision, every option that was open, with its exact value where the
-engine computes one (targets, runes, activations, Relance: :mod:`.odds`, which says what
-each number is) and the one chosen; for dice, the faces and the exact chance that the roll
+led to it: for a decision, every option that was open with the one valuation's win chance,
+interval, exact value and reason (:mod:`.valued`, the match page's numbers) and the one
+chosen; for dice, the faces and the exact chance that the roll
 succeeds (:func:`akvo.dice.roll`).
 """
 
@@ -20,14 +20,14 @@ from akvo.match.board import SIDE_NAMES
 from akvo_widgets.board.view import log_html, make_board, status_html, typeset
 from akvo_widgets.kit import controls as c
 from akvo_widgets.kit.file_picker import FilePicker
-from akvo_widgets.text.formatting import NBSP, french, percent
+from akvo_widgets.text.formatting import NBSP, percent
 from akvo_widgets.text.labels import action_label, faces
 
 from .analysis_panel import AnalysisPanel
 from .game import STYLE
-from .odds import ULTIME_NOTE, decision_values
 from .opponents import default_bot, make_opponent
 from .records import MAX_BYTES, RecordError, load_record
+from .valued import method_note, options_html, page_valuation
 
 
 def replay_states(record: dict[str, Any]) -> list[MatchState]:
@@ -56,41 +56,21 @@ def step_head(step: int) -> str:
 
 
 def step_html(before: MatchState, action: str) -> str:
-    """The move from ``before``: the options that were open and the one chosen, or dice."""
+    """The move from ``before``: every option that was open with the one valuation's win
+    chance and reason (:mod:`.valued`, as the match page shows them) and the one chosen,
+    or dice."""
     if before.is_chance_node():
         return _chance_html(before, action)
     who = SIDE_NAMES[before.current_player]
-    if before.phase == Phase.ORDERS:  # 64 programmings: show the one chosen
-        return f"<p><b>{who} programme ses ordres.</b> {escape(action_label(before, action))}</p>"
-    odds = decision_values(before)
-    rows = []
-    for option in before.legal_actions():
-        chosen = option == action
-        mark = "✔" if chosen else ""
-        css = ' class="akvo-replay-chosen"' if chosen else ""
-        value = odds.text(option)
-        shown = (
-            f"{action_label(before, option)} — {french(value)}"
-            if value
-            else action_label(before, option)
-        )
-        rows.append(f"<li{css}>{mark} {escape(shown)}</li>")
-    notes = [odds.meaning] if odds.meaning else []
-    if any(option.startswith("ultime ") for option in before.legal_actions()):
-        notes.append(ULTIME_NOTE)
-    meaning = " ".join(escape(french(_sentence(note))) for note in notes)
     head = escape(typeset(before.prompt()))
+    if len(before.legal_actions()) < 2:
+        return f"<p><b>{who} décide.</b> {head} {escape(action_label(before, action))}</p>"
+    values = page_valuation(before, [action] if before.phase == Phase.ORDERS else None)
     return (
         f"<p><b>{who} décide.</b> {head}</p>"
-        f'<ul class="akvo-replay-option-list">{"".join(rows)}</ul>'
-        + (f'<p class="akvo-replay-meaning">{meaning}</p>' if meaning else "")
+        + options_html(before, values, action)
+        + f'<p class="akvo-replay-meaning">{escape(method_note(values))}</p>'
     )
-
-
-def _sentence(text: str) -> str:
-    """``"chance exacte …"`` → ``"Chance exacte …."`` (a note as a sentence)."""
-    text = text[0].upper() + text[1:]
-    return text if text.endswith(".") else text + "."
 
 
 def _chance_html(before: MatchState, action: str) -> str:

@@ -1,7 +1,8 @@
 """The coach in « Jouer un match », without a browser: the value on each button is the
 engine's (:mod:`akvo.coach`, :mod:`akvo.shots` through the preview), the « Conseils »
-switch hides it, the win chances beside the options are :class:`akvo.coach.WinChances`'
-own estimates, and the match behaves (issue 18.5)."""
+switch hides it, the win chances beside the options are the one valuation's
+(:mod:`akvo.coach.valuation`), the same in the replay, and the match behaves (issues 18.5,
+34)."""
 
 from __future__ import annotations
 
@@ -9,17 +10,23 @@ import json
 import random
 import time
 from fractions import Fraction
+from html import escape
 
 import pytest
 
-from akvo.coach import WinChances, decision_values
+from akvo.coach import decision_values
+from akvo.coach.valuation import valuation
+from akvo.coach.words import capitalised
+from akvo.coach.words import percent as percent_words
 from akvo.match import MatchState, play_match
 from akvo.match.phases import Phase
 from akvo.match.preview import target_values
 from akvo.resolution import is_critical, is_success
-from akvo_widgets.play.coach import chance_text, small_points, value_text
+from akvo_widgets.play.coach import small_points, value_text
 from akvo_widgets.play.decisions import OrdersComposer
 from akvo_widgets.play.game import HOT_SEAT, MatchGame, result_text
+from akvo_widgets.play.replay import step_html
+from akvo_widgets.play.valued import PAGE_SEED, option_line
 from akvo_widgets.text.formatting import exact_percent, french, percent
 from akvo_widgets.text.labels import action_label
 from tests.hot_seat import hot_seat_games
@@ -97,43 +104,62 @@ def _check_relance(state: MatchState, labels: dict[str, str]) -> None:
 def test_the_conseils_switch_hides_every_value_and_the_estimates() -> None:
     game = MatchGame(seed=3)
     state = _until(game, Phase.TARGET, random.Random(1))
-    assert any(" — " in b.description for b in game.buttons.values())
+    assert all("victoire " in b.description for b in game.buttons.values())
     game.coach_switch.value = False
-    assert game._worker is None and game.advice.value == ""
+    assert game.advice.value == "" and game._values is None
     for action, button in game.buttons.items():
         assert button.description == action_label(state, action)
+        assert button.tooltip == ""
     game.coach_switch.value = True
-    assert game._worker is not None
-    game._stop_worker()
+    assert game._values is not None and "Conseil" in game.advice.value
 
 
-def test_the_win_chances_shown_are_the_coachs_estimates_on_the_same_dice() -> None:
+def _best_shown(labels: dict[str, str]) -> set[str]:
+    """The actions whose label shows the highest win chance (parsed back from the text)."""
+    shown = {
+        action: float(label.rsplit("victoire ", 1)[1].split("\u00a0%")[0].replace(",", "."))
+        for action, label in labels.items()
+    }
+    top = max(shown.values())
+    return {action for action, p in shown.items() if p == top}
+
+
+@pytest.mark.parametrize("phase", [Phase.TARGET, Phase.ACTIVATE, Phase.ATTACK_RUNE])
+def test_the_match_page_and_the_replay_show_the_one_valuation(phase: Phase) -> None:
+    """Same state → the same option lines on the match page's buttons and in the replay
+    (akvo.coach.valuation through .valued); the suggestion is the best shown value, each
+    button's tooltip its reason."""
     game = MatchGame(seed=7)
-    state = _until(game, Phase.TARGET, random.Random(2)).copy()
-    _wait(lambda: all("victoire ≈" in b.description for b in game.buttons.values()))
-    with game._lock:
-        shown = {a: b.description for a, b in game.buttons.items()}
-        note = game.advice.value
-        worker = game._worker
-        assert worker is not None
-        rollouts = int(note.split("estimation sur ")[1].split(" parties")[0])
-        game._stop_worker()
-    again = WinChances(state, seed=7).refine(rollouts)
-    for chance in again:
-        assert shown[chance.action].endswith(f" · {chance_text(chance)}")
-    assert "intervalle de confiance à 95" in note and "parties simulées" in note
+    state = _until(game, phase, random.Random(2)).copy()
+    values = valuation(state, budget=1, seed=PAGE_SEED)
+    lines = {a: b.description for a, b in game.buttons.items()}
+    assert lines == {w.action: option_line(state, w) for w in values}
+    for worth in values:
+        assert percent_words(worth.p) in lines[worth.action]
+        assert game.buttons[worth.action].tooltip == french(capitalised(worth.reason))
+    assert values.suggestion in _best_shown(lines)
+    assert french(f"Conseil : {action_label(state, values.suggestion)}.") in game.advice.value
+    chosen = next(iter(game.buttons))
+    replayed = step_html(state, chosen)
+    for line in lines.values():
+        assert escape(line) in replayed
+    assert f"✔ {escape(lines[chosen])}" in replayed
 
 
-def test_orders_show_the_normal_bots_programme_and_estimate_the_readers() -> None:
+def test_orders_suggest_the_best_candidate_and_estimate_the_readers() -> None:
     game = MatchGame(seed=4)
-    assert game.state.phase == Phase.ORDERS
-    suggestion = decision_values(game.state).suggestion
-    assert french("Le bot « normal » programmerait : ") in game.advice.value
-    game.composer.lanes[0].value = "T" if suggestion.split()[1][0] == "A" else "A"
+    state = game.state
+    assert state.phase == Phase.ORDERS
+    values = valuation(state, budget=1, seed=PAGE_SEED)
+    best = action_label(state, values.suggestion)
+    assert french(f"Conseil : {best}.") in game.advice.value
+    assert game.orders_chances.value.count("<li") == len(values)
+    game.composer.lanes[0].value = "T" if values.suggestion.split()[1][0] == "A" else "A"
+    mine = game.composer.action
     game.estimate_orders.click()
-    _wait(lambda: "victoire ≈" in game.orders_chances.value)
-    assert game.orders_chances.value.count("<li>") == 2
-    game._stop_worker()
+    again = valuation(state, budget=1, seed=PAGE_SEED, actions=[mine])
+    assert f"✔ {escape(option_line(state, again[mine]))}" in game.orders_chances.value
+    assert game.orders_chances.value.count("<li") == len(again)
 
 
 def test_small_values_never_read_zero() -> None:
@@ -193,7 +219,6 @@ def test_focus_goes_to_the_switch_after_each_decision(monkeypatch: pytest.Monkey
     game.composer.confirm.click()
     next(iter(game.buttons.values())).click()
     assert focused == ["switch", "switch"]
-    game._stop_worker()
 
 
 def test_a_whole_match_by_first_buttons_still_ends() -> None:
@@ -202,32 +227,53 @@ def test_a_whole_match_by_first_buttons_still_ends() -> None:
         first = game.decisions.children[0]
         (first.confirm if isinstance(first, OrdersComposer) else first).click()
     assert result_text(game.state) in game.result.value.replace("&#x27;", "'")
-    assert game._worker is None
 
 
 # --- issue 19.3: the analysis in « Revoir un match » ------------------------------------------
 
 
 @pytest.mark.slow
-def test_the_replay_analysis_shows_akvo_coachs_curve_and_jumps_to_a_flagged_move() -> None:
-    from akvo.coach import analyse
-    from akvo_widgets.play.analysis_panel import PAGE_ROLLOUTS
+def test_the_replay_analysis_is_akvo_analyses_review() -> None:
+    """The panel's verdicts, ratings and luck are akvo.coach.review's at the page's budget
+    and seed (``akvo analyse``'s defaults); a flagged move jumps the board and opens the
+    table of every option; « Analyser plus finement » refines an uncertain one."""
+    from akvo.coach.review import refine, review
+    from akvo_widgets.play.analysis_panel import PAGE_BUDGET, move_html
     from akvo_widgets.play.replay import ReplayViewer
 
     record = play_match(11).record()
     viewer = ReplayViewer(record)
     viewer.analysis.start(wait=True)
-    expected = analyse(record, rollouts=PAGE_ROLLOUTS, workers=0, progress=False)
-    curve = expected.curve()
-    assert list(viewer.analysis.line.y) == [p.p_a for p in curve]
-    assert list(viewer.analysis.line.x) == [p.coup for p in curve]
-    flagged = [row for row in expected.decisions if row.verdict]
+    expected = review(record, budget=PAGE_BUDGET, seed=PAGE_SEED, workers=0, progress=False)
+    shown = viewer.analysis.review
+    assert shown is not None
+    assert [(r.coup, r.verdict) for r in shown.decisions] == [
+        (r.coup, r.verdict) for r in expected.decisions
+    ]
+    flagged = expected.flagged()
     assert len(viewer.analysis.flagged.children) == len(flagged)
-    assert viewer.analysis.progress.value == viewer.analysis.progress.max
-    if flagged:
-        viewer.analysis.flagged.children[0].click()
-        assert viewer.step == flagged[0].coup
-        assert f"Coup {flagged[0].coup}," in viewer.analysis.explanation.value
+    for rated in expected.ratings():
+        assert escape(french(rated.sentence())) in viewer.analysis.sides.value
+    for side in (0, 1):
+        assert escape(french(expected.luck.sentence(side))) in viewer.analysis.sides.value
+    assert "niveau de départ" in viewer.analysis.sides.value
+    moves = viewer.analysis.moves.value
+    for move in expected.move_list():
+        assert move_html(move) in moves
+    assert any(r.mark for r in flagged) and any(r.mark + "</li>" in moves for r in flagged)
+    assert list(viewer.analysis.line.x) == [r.coup for r in expected.decisions]
+    first = flagged[0]
+    viewer.analysis.flagged.children[0].click()
+    assert viewer.step == first.coup
+    table = viewer.analysis.explanation.value
+    assert f"Coup {first.coup}," in table and table.count("<tr>") == len(first.values) + 1
+    unsure = [r for r in flagged if r.verdict == "incertain"]
+    if unsure:
+        viewer.analysis.show_move(unsure[0].coup)
+        assert viewer.analysis.refine_button.layout.display is None
+        viewer.analysis.refine_shown(wait=True)
+        finer = refine(expected, record, unsure[0].coup).decision(unsure[0].coup)
+        assert viewer.analysis.review.decision(unsure[0].coup).values == finer.values  # type: ignore[union-attr]
 
 
 # --- issue 19.5: a match kept in the browser -------------------------------------------------
