@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from akvo.bots import make_bot
 from akvo.bots.greedy import GreedyBot
 from akvo.bots.judge import evaluation_for
 from akvo.bots.lookahead import chance_branches
@@ -37,11 +38,13 @@ from akvo.coach.valuation import EVAL_MARGIN, valuation
 from akvo.coach.values import EXPECTED_POINTS, P_PUSH, P_SUCCESS, decision_values
 from akvo.coach.words import action_words, percent
 from akvo.errors import RecordError
-from akvo.match import MatchState, play_match, replay
+from akvo.match import MatchState, decisions, play_match, replay
 from akvo.match.actions import PARSED
 from akvo.match.bots import UniformBot
 from akvo.match.core import CHANCE
 from akvo.match.phases import ORDERS, ROLL
+from akvo.match.streams import KeyedChance
+from tests.match.helpers import bare
 from tests.test_coach_analysis import record
 
 #: Engine action codes that must never reach a player.
@@ -262,7 +265,9 @@ def test_the_review_reads_each_loss_from_its_valuation() -> None:
     done = reviewed_b()
     assert {row.side for row in done.decisions} == {1}
     for row in done.decisions:
-        d, low, high = row.values.difference(row.best, row.chosen)
+        judged = row.retest if row.retest is not None else row.values
+        assert row.retest is None or row.values.method == "orders"
+        d, low, high = judged.difference(row.best, row.chosen)
         shown = row.values.method == "lookahead" or low > 0  # the orders: rollout means
         assert row.loss == (max(0.0, d) if shown else 0.0) and low <= d <= high
         assert row.verdict == stable_verdict(d, low)
@@ -371,23 +376,51 @@ def test_the_command_prints_the_review_of_the_api(
 # --- exercises --------------------------------------------------------------------------------
 
 
+@cache
+def mistakes_record() -> dict[str, Any]:
+    """The short position of the analysis tests, random B with other dice: its review
+    finds a « gaffe » and two « erreur » of B (coups 4, 11, 12), every one outside the
+    orders (no seed in them)."""
+    state = bare(
+        keep={"A": "NIV", "B": "AF"},
+        ultimes={"A": ["lanceur"], "B": ["plongeur"]},
+        turn=8,
+        rows={
+            "A": {"pedalair": 5, "kitesurfeur": 5, "navire": 4, "surfeur": 3, "plongeur": 3},
+            "B": {"pedalair": 6, "kitesurfeur": 6, "navire": 5, "surfeur": 4, "plongeur": 4},
+        },
+    )
+    for _ in decisions(state, KeyedChance(7), (make_bot("greedy", 1), make_bot("random", 7))):
+        pass
+    return state.record()
+
+
+@cache
+def mistakes_review() -> Review:
+    return review(mistakes_record(), side="B", progress=False)
+
+
 def _exercises() -> tuple[Any, ...]:
-    done = review(record(), side="A", progress=False)
-    return mistake_exercises(done, "A")
+    return mistake_exercises(mistakes_review(), "B")
 
 
 def test_mistakes_become_exercises_whose_right_answers_beat_the_mistake() -> None:
     exercises = _exercises()
-    done = review(record(), side="A", progress=False)
-    mistakes = [r for r in done.decisions if r.verdict in ("erreur", "gaffe")]
+    mistakes = [r for r in mistakes_review().decisions if r.verdict in ("erreur", "gaffe")]
+    assert [(r.coup, r.verdict) for r in mistakes] == [(4, "gaffe"), (11, "erreur"), (12, "erreur")]
     assert len(exercises) == len(mistakes)
     for exercise, row in zip(exercises, mistakes, strict=True):
         position = exercise.position()
-        assert position.player == 0 and exercise.chosen in position.legal
+        assert position.player == 1 and exercise.chosen in position.legal
         assert exercise.is_right(exercise.best) and not exercise.is_right(exercise.chosen)
+        chosen = row.values[row.chosen].p
+        for action in exercise.better:
+            assert row.values[action].p - chosen >= 0.05
         _check_no_code(exercise.question)
         _check_no_code(exercise.refutation)
         assert exercise.refutation == row.explanation()
+    with pytest.raises(CoachError, match="side"):
+        mistake_exercises(mistakes_review(), "C")
 
 
 def test_the_schedule_brings_an_exercise_back_after_1_3_7_days_until_right_twice() -> None:
@@ -429,7 +462,9 @@ def _hostile(exercises: tuple[Any, ...]) -> list[tuple[str, type[Exception], str
         first = good["exercises"][0]
 
         def variant(**change: Any) -> str:
-            return json.dumps({**good, "exercises": [{**first, **change}]})
+            return json.dumps(
+                {**good, "exercises": [{**first, **change}], "cards": good["cards"][:1]}
+            )
 
         bad_record = {**first["record"], "actions": ["fly"]}
         cases += [
@@ -439,7 +474,7 @@ def _hostile(exercises: tuple[Any, ...]) -> list[tuple[str, type[Exception], str
             (variant(coup=first["coup"] + 1), CoachError, "not the position"),
             (variant(id="0" * 16), CoachError, "does not match"),
             (variant(verdict="imprécision"), CoachError, "verdict"),
-            (variant(side="B"), CoachError, "does not decide"),
+            (variant(side="A"), CoachError, "does not decide"),
         ]
         card = good["cards"][0]
         for change, message in (

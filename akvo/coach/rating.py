@@ -29,15 +29,15 @@ VERDICT_NAMES: Final = (*(name for name, _ in reversed(VERDICTS)), UNSURE)
 SMALLEST_LOSS: Final = VERDICTS[-1][1]
 
 #: Bands of the rating (mean win chance lost per non-forced decision), best first: a side
-#: plays « comme le niveau X » when its rating is below X's upper bound. The bounds sit
-#: halfway (geometric mean) between the mean ratings of neighbouring ladder levels measured
-#: over matches against « normal » (benchmarks/results/coach.md).
+#: plays « comme le niveau X » when its rating is below X's upper bound. Calibrated on the
+#: ladder (benchmarks/results/coach.md: 4 matches per level against « normal », the level's
+#: side reviewed): « expert » 0.34 ± 0.05 points; « débutant » 1.00 ± 0.38, « facile »
+#: 0.85 ± 0.20, « normal » 1.28 ± 0.40, « fort » 1.10 ± 0.29 — four levels the rating does
+#: not tell apart (their intervals overlap), so they share a band; the random bot about
+#: 2 points. Each bound is the geometric mean of the neighbouring groups' means.
 BANDS: Final = (
-    ("expert", 0.0040),
-    ("fort", 0.0070),
-    ("normal", 0.0110),
-    ("facile", 0.0170),
-    ("débutant", 0.0300),
+    ("expert", 0.0054),
+    ("débutant à fort", 0.0164),
 )
 #: Beyond the last band.
 BEYOND: Final = "hasard"
@@ -64,7 +64,7 @@ def band(rating: float) -> str:
 
 def band_words(rating: float) -> str:
     name = band(rating)
-    return "joue au hasard" if name == BEYOND else f"niveau « {name} »"
+    return f"niveau « {name} »"
 
 
 @dataclass(frozen=True, slots=True)

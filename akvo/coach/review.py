@@ -20,6 +20,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
+from akvo.coach.budget import MAX_BUDGET
 from akvo.coach.errors import CoachError
 from akvo.coach.luck import Luck, match_luck, roller_of
 from akvo.coach.rating import MARKS, UNSURE, VERDICT_NAMES, Rating, rating, stable_verdict
@@ -30,7 +31,12 @@ from akvo.extras import optional
 from akvo.match.core import CHANCE
 from akvo.match.phases import ORDERS
 from akvo.match.state import MatchState, replay
+from akvo.match.streams import mix
 
+#: The retest of a loss at the orders: rollouts × this, on dice of the seed mixed with the
+#: salt.
+RETEST_FACTOR: Final = 4
+RETEST_SALT: Final = 0x2E7E57
 #: Chunks per Dask worker (consecutive decisions: an even share, a moving bar).
 CHUNKS_PER_WORKER: Final = 4
 HEADER: Final = ("coup", "camp", "choix", "meilleur", "p_choix", "p_meilleur", "perte", "verdict")
@@ -39,13 +45,16 @@ HEADER: Final = ("coup", "camp", "choix", "meilleur", "p_choix", "p_meilleur", "
 @dataclass(frozen=True)
 class Reviewed:
     """One decision: the position before action ``coup`` (1-based) of the record, the
-    action ``chosen`` and the valuation of its options."""
+    action ``chosen`` and the valuation of its options. ``retest``: at the orders, where
+    the first valuation shows a loss, the best option and the choice valued again on fresh
+    rollouts (:func:`retest_orders`); the loss is read from it."""
 
     coup: int
     turn: int
     side: int
     chosen: str
     values: Valuation
+    retest: Valuation | None = None
 
     @property
     def best(self) -> str:
@@ -53,8 +62,10 @@ class Reviewed:
 
     @property
     def loss_interval(self) -> tuple[float, float, float]:
-        """(best − chosen, low, high): the loss and its 95 % interval."""
-        return self.values.difference(self.best, self.chosen)
+        """(best − chosen, low, high): the loss and its 95 % interval (the retest's where
+        there is one)."""
+        judged = self.retest if self.retest is not None else self.values
+        return judged.difference(self.best, self.chosen)
 
     @property
     def loss(self) -> float:
@@ -258,7 +269,23 @@ def review_decision(state: MatchState, action: str, index: int, budget: int, see
     """One decision valued (the chosen option among those valued)."""
     asked = [action] if state.phase == ORDERS else None  # added to the expert's candidates
     values = valuation(state, budget=budget, seed=seed, actions=asked)
-    return Reviewed(index + 1, state.turn, state.player, action, values)
+    retest = None
+    if values.method == "orders" and values.difference(values.suggestion, action)[1] > 0:
+        retest = retest_orders(state, values, action)
+    return Reviewed(index + 1, state.turn, state.player, action, values, retest)
+
+
+def retest_orders(state: MatchState, values: Valuation, chosen: str) -> Valuation:
+    """The orders valued again with :data:`RETEST_FACTOR` times the rollouts on other dice
+    (the seed mixed with :data:`RETEST_SALT`), the same candidates: the best option was
+    picked as the largest of noisy means, so its own rollouts flatter it (the winner's
+    curse); its difference with the choice is read from rollouts that did not pick it."""
+    return valuation(
+        state,
+        budget=min(RETEST_FACTOR * values.budget, MAX_BUDGET),
+        seed=mix((values.seed ^ RETEST_SALT) & ((1 << 64) - 1)) >> 1,
+        actions=[o.action for o in values] + [chosen],
+    )
 
 
 def review_chunk(
@@ -373,7 +400,13 @@ def refine(done: Review, record: object, coup: int) -> Review:
     for index, state, _action in positions(record):
         if index == coup - 1:
             again = row.values.refined(state)
-            rows = tuple(replace(r, values=again) if r.coup == coup else r for r in done.decisions)
+            retest = None
+            if again.method == "orders" and again.difference(again.suggestion, row.chosen)[1] > 0:
+                retest = retest_orders(state, again, row.chosen)
+            rows = tuple(
+                replace(r, values=again, retest=retest) if r.coup == coup else r
+                for r in done.decisions
+            )
             return replace(done, decisions=rows)
     raise CoachError(f"no decision at coup {excerpt(coup)} in this record")
 
