@@ -71,7 +71,13 @@ from voila.tornado.kernel_websocket_handler import (  # type: ignore[import-unty
 from voila.tornado.treehandler import TornadoVoilaTreeHandler  # type: ignore[import-untyped]
 
 from .assets import HashedAssetsHandler
-from .guard import GuardedKernelWebsocketHandler, RefusedHostHandler, host_allowed, log_request
+from .guard import (
+    GuardedKernelWebsocketHandler,
+    RefusedHostHandler,
+    host_allowed,
+    log_request,
+    mask_log_secrets,
+)
 from .kernels.failures import end_failed_pages, skipping_failed_entries
 from .kernels.manager import BookKernelManager
 from .kernels.pools import BookPools, DemandPools
@@ -201,6 +207,7 @@ class BookServer(Voila):
             )
         settings["default_handler_class"] = NotFoundHandler
         settings["log_function"] = log_request  # no query, no token in the access log
+        mask_log_secrets()  # nor in any other line (Voilà's 404 quotes the file asked for)
         settings["akvo_book"] = self
         self._refresh_handed_out_kernels()
         self._follow_demand()

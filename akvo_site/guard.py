@@ -10,7 +10,9 @@
   of the configured public names (DNS-rebinding protection; Voilà disables jupyter_server's
   own check with ``allow_remote_access=True``).
 - :func:`log_request` and :func:`redacted_path`: the access log names the path only, with
-  any segment long enough to be a seat token masked (a query or a pasted link may hold one).
+  any segment long enough to be a seat token masked (a query or a pasted link may hold one);
+  :func:`mask_log_secrets` masks what other log lines quote (Voilà's 404 names the file
+  asked for, Tornado's warnings the whole URI).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from __future__ import annotations
 import ipaddress
 import itertools
 import json
+import logging
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -176,6 +179,37 @@ def redacted_path(path: str) -> str:
     """``path`` (no query) with every segment of :data:`SECRET_LENGTH` characters or more
     masked: a token pasted in the wrong place never reaches a log."""
     return "/".join("…" if len(part) >= SECRET_LENGTH else part for part in path.split("/"))
+
+
+#: A word this long in a log line may be a token (seat tokens: 43 characters; a UUID, 36,
+#: stays readable).
+_SECRET_WORD = re.compile(r"(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{40,}")
+_TOKEN_ARGUMENT = re.compile(r"(token=)[^&\s'\"]*")
+
+
+def masked(text: str) -> str:
+    """``text`` with ``token=…`` values and token-long words masked."""
+    return _SECRET_WORD.sub("…", _TOKEN_ARGUMENT.sub(r"\1…", text))
+
+
+def mask_log_secrets() -> None:
+    """Every log record of this process is formatted with :func:`masked` (a record
+    factory: whatever logger or handler, no line quotes a seat token). Idempotent."""
+    factory = logging.getLogRecordFactory()
+    if getattr(factory, "akvo_masking", False):
+        return
+
+    def masking(*args: Any, **kwargs: Any) -> logging.LogRecord:
+        record = factory(*args, **kwargs)
+        try:
+            message = record.getMessage()
+        except Exception:  # a malformed record stays as it was: logging reports it
+            return record
+        record.msg, record.args = masked(message), None
+        return record
+
+    masking.akvo_masking = True  # type: ignore[attr-defined]
+    logging.setLogRecordFactory(masking)
 
 
 def request_summary(handler: web.RequestHandler) -> str:
