@@ -12,6 +12,7 @@ The review runs in a daemon thread in the kernel (the page stays usable meanwhil
 
 from __future__ import annotations
 
+import datetime as dt
 import threading
 from collections.abc import Callable
 from html import escape
@@ -27,6 +28,8 @@ from akvo.coach.review import Move, Review, Reviewed
 from akvo.coach.words import capitalised, percent, points
 from akvo_widgets.text.formatting import NBSP, french
 
+from .keeper import MatchKeeper
+from .mistakes import MISTAKES_KEY, keep_mistakes
 from .valued import PAGE_SEED
 
 #: The review's budget on the page: ``akvo analyse``'s default.
@@ -171,6 +174,22 @@ class AnalysisPanel(widgets.VBox):  # type: ignore[misc]
         self.moves.add_class("akvo-replay-move-list")
         self.moves.layout.max_height = MOVES_HEIGHT
         self.moves.layout.overflow_y = "auto"
+        self.keeper = MatchKeeper(key=MISTAKES_KEY)
+        self.keep_buttons = [
+            widgets.Button(
+                description=f"Garder les erreurs de {side} comme exercices",
+                layout=widgets.Layout(width="auto"),
+            )
+            for side in "AB"
+        ]
+        for side, button in zip("AB", self.keep_buttons, strict=True):
+            button.add_class(f"akvo-replay-keep-{side}")
+            button.on_click(lambda _b, s=side: self.keep(s))
+        self.keep_row = widgets.HBox(self.keep_buttons)
+        self.keep_row.layout.flex_flow = "row wrap"
+        self.keep_row.layout.display = "none"
+        self.kept_message = widgets.HTML()
+        self.kept_message.add_class("akvo-replay-kept-message")
         self.review: Review | None = None
         self.shown: int | None = None  # the coup whose explanation is shown
         self._record: dict[str, Any] | None = None
@@ -185,7 +204,10 @@ class AnalysisPanel(widgets.VBox):  # type: ignore[misc]
                 self.flagged,
                 self.explanation,
                 self.refine_button,
+                self.keep_row,
+                self.kept_message,
                 self.moves,
+                self.keeper,
             ]
         )
         self.add_class("akvo-replay-analysis")
@@ -200,6 +222,8 @@ class AnalysisPanel(widgets.VBox):  # type: ignore[misc]
         self.review = None
         self.shown = None
         self.note.value = self.explanation.value = self.sides.value = self.moves.value = ""
+        self.kept_message.value = ""
+        self.keep_row.layout.display = "none"
         self.flagged.children = []
         self.figure.layout.display = self.progress.layout.display = "none"
         self.refine_button.layout.display = "none"
@@ -271,6 +295,7 @@ class AnalysisPanel(widgets.VBox):  # type: ignore[misc]
         )
         self.note.value = f"<p>{escape(french(text))}</p>"
         self.progress.value = self.progress.max
+        self.keep_row.layout.display = None
         if self.shown is not None:
             self.show_move(self.shown)
 
@@ -294,3 +319,17 @@ class AnalysisPanel(widgets.VBox):  # type: ignore[misc]
 
         self.note.value = "<p>Analyse plus fine de ce coup en cours…</p>"
         self._run_in_thread(lambda: self.show(refine(done, record, coup)), wait)
+
+    def keep(self, side: str, today: dt.date | None = None) -> None:
+        """« Vos erreurs »: ``side``'s « erreur » and « gaffe » positions become exercises
+        kept in this browser, found again in « Exercices »."""
+        if self.review is None:
+            return
+        count = keep_mistakes(self.keeper, self.review, side, today or dt.date.today())
+        text = (
+            f"{count} erreur(s) de {side} gardée(s) dans ce navigateur : retrouvez-les dans "
+            "« Exercices », rubrique « Vos erreurs »."
+            if count
+            else f"Aucune nouvelle erreur ni gaffe de {side} à garder."
+        )
+        self.kept_message.value = f'<p role="status">{escape(french(text))}</p>'

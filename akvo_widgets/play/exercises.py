@@ -15,7 +15,8 @@ the exercise's seed: typed in the « Exercice n° » field, it brings the same q
 The score, the exercise on screen and the answer given to it are kept in the reader's own
 browser (:class:`.keeper.MatchKeeper`, checked on return by :mod:`.kept_score`): a reload,
 the back button or a reopened tab brings them back, and « Remettre le score à zéro » starts
-the count again.
+the count again. Under the quiz, « Vos erreurs » (:class:`.mistakes.MistakesBox`) brings back
+the reader's own mistakes kept from an analysis in « Revoir un match ».
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from .game import STYLE
 from .keeper import MatchKeeper
 from .kept_score import REFUSAL as KEPT_REFUSAL
 from .kept_score import KeptScore, KeptScoreError, load_score
+from .mistakes import MistakesBox
 from .odds import NO_RUNE, attaque_letters, rune_name, rune_values, unit_values
 
 KINDS = ("best target", "estimate", "attack rune", "first unit")
@@ -405,7 +407,8 @@ class Exercises(widgets.VBox):  # type: ignore[misc]
         # question and the answers under it scroll
         self.main = widgets.HBox([self.board, side])
         self.main.layout.flex_flow = "row wrap"
-        super().__init__([widgets.HTML(STYLE), self.keeper, self.main])
+        self.mistakes = MistakesBox()
+        super().__init__([widgets.HTML(STYLE), self.keeper, self.main, self.mistakes])
         self.add_class("akvo-play")
         self.add_class("akvo-widget")
         self.add_class("akvo-exercises")

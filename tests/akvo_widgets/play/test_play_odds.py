@@ -20,7 +20,7 @@ from akvo_widgets.play.records import RecordError, load_record
 from akvo_widgets.play.refusals import move_refusal
 from akvo_widgets.play.replay import ReplayViewer
 from akvo_widgets.play.tutorial import Tutorial
-from akvo_widgets.text.formatting import decimal, fraction, percent
+from akvo_widgets.text.formatting import decimal, percent
 from akvo_widgets.text.labels import action_label
 from tests.shot_oracle import attack_value
 
@@ -97,16 +97,23 @@ def test_the_match_pages_rune_buttons_show_the_shots_value_with_each_rune() -> N
     assert checked >= 10
 
 
-def test_the_replay_shows_every_rune_value_with_its_exact_fraction() -> None:
+def test_the_replay_shows_every_rune_option_as_the_match_page_does() -> None:
+    """The replay's rune decision: every option's line from the one valuation (the match
+    page's words), its reason assuming the defender's best reply, as the match page does."""
+    from html import escape
+
+    from akvo_widgets.play.valued import option_line, page_valuation
+
     viewer = ReplayViewer(MATCH.record())
     state = RUNE_DECISIONS[0][1]
     step = len(state.history) + 1
     assert viewer.states[step - 1].to_json() == state.to_json()
     viewer.go(step)
-    for action, value in rune_values(state).values.items():
-        row = f"{action_label(state, action)} — {percent(value)} ({fraction(value)})"
-        assert row in viewer.detail.value
-    assert "si le défenseur ne répond par aucune rune" in viewer.detail.value
+    values = page_valuation(state)
+    assert {w.action for w in values} == set(state.legal_actions())
+    for worth in values:
+        assert escape(option_line(state, worth)) in viewer.detail.value
+    assert "meilleure réponse du défenseur" in viewer.detail.value
 
 
 def test_activation_values_are_each_unit_best_shot() -> None:

@@ -1,0 +1,84 @@
+"""« Vos erreurs » without a browser: an analysed match's « gaffe » becomes an exercise kept in
+the browser's slot (JSON of akvo.coach.exercises), the « Exercices » page asks it, grades it
+with the engine's better options, reschedules it 1 day later when right, the next day when
+wrong, and a file round-trips while a hostile one changes nothing."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import pytest
+
+from akvo.coach.exercises import Card, export_json, import_json, mistake_exercises
+from akvo.coach.review import Review, review
+from akvo.match import play_match
+from akvo_widgets.play.analysis_panel import AnalysisPanel
+from akvo_widgets.play.mistakes import MISTAKES_KEY, MistakesBox, read_kept
+
+DAY = dt.date(2026, 12, 7)
+
+
+@pytest.fixture(scope="module")
+def reviewed() -> Review:
+    """B's opening orders of match 11 are a « gaffe » at the page's budget (coup 3)."""
+    record = play_match(11).record()
+    return review({**record, "actions": record["actions"][:5]}, side="B", progress=False)
+
+
+def _panel_with(done: Review) -> AnalysisPanel:
+    panel = AnalysisPanel(lambda: done.record, lambda _coup: None)
+    panel.show(done)
+    return panel
+
+
+def test_keeping_bs_mistakes_stores_the_engines_exercises(reviewed: Review) -> None:
+    first = reviewed.decisions[0]
+    assert (first.coup, first.verdict) == (3, "gaffe")
+    panel = _panel_with(reviewed)
+    assert panel.keeper.key == MISTAKES_KEY and panel.keep_row.layout.display is None
+    panel.keep("B", today=DAY)
+    exercises, cards = import_json(panel.keeper.to_store)
+    assert exercises == mistake_exercises(reviewed, "B") and len(exercises) == 1
+    assert [(c.due, c.right) for c in cards] == [(DAY, 0)]
+    assert "1 erreur(s) de B" in panel.kept_message.value
+    again = panel.keeper.to_store
+    panel.keep("B", today=DAY)  # the same mistakes twice: kept once
+    assert panel.keeper.to_store == again and "Aucune nouvelle" in panel.kept_message.value
+
+
+def test_the_exercises_page_asks_grades_and_reschedules(reviewed: Review) -> None:
+    exercise = mistake_exercises(reviewed, "B")[0]
+    box = MistakesBox(today=lambda: DAY)
+    box.keeper.saved = export_json((exercise,), (Card(exercise.id, DAY),))
+    assert box.current == exercise and "Trouvez une meilleure option" in box.question.value
+    assert box.options.children == (box.composer,)  # orders: composed, as in a match
+    box.answer(exercise.chosen)  # the mistake again: wrong, back tomorrow
+    _, cards = read_kept(box.keeper.to_store)
+    assert cards[0].due == DAY + dt.timedelta(days=1) and cards[0].right == 0
+    assert "Pas encore" in box.feedback.value and box.current is None
+    box.today = lambda: DAY + dt.timedelta(days=1)
+    box.show_next()
+    box.answer(exercise.better[0])
+    _, cards = read_kept(box.keeper.to_store)
+    assert cards[0].due == DAY + dt.timedelta(days=2) and cards[0].right == 1
+    assert "Bien vu" in box.feedback.value
+    assert box.due_ids() == ()
+
+
+def test_an_exercises_file_round_trips_and_a_hostile_one_changes_nothing(
+    reviewed: Review,
+) -> None:
+    exercise = mistake_exercises(reviewed, "B")[0]
+    text = export_json((exercise,), (Card(exercise.id, DAY),))
+    box = MistakesBox(today=lambda: DAY)
+    box.import_bytes(text.encode())
+    assert read_kept(box.keeper.to_store)[0] == (exercise,)
+    assert "vos-erreurs.json" in box.download.value
+    before = box.keeper.to_store
+    hostile = json.loads(text)
+    hostile["exercises"][0]["better"] = ["launch missiles"]
+    box.import_bytes(json.dumps(hostile).encode())
+    assert box.keeper.to_store == before and "rien n’a changé" in box.summary.value
+    box.import_bytes(b"\xff\xfe")
+    assert box.keeper.to_store == before
