@@ -5,6 +5,8 @@ about two thirds of it; a text that must stay readable while the buttons under i
 (the tutorial's step) sticks just under the board, at ``top: var(--akvo-board-height)``.
 That height changes with the board's status lines and open legend: :class:`BoardHeight`'s
 script (``board_height.js``) measures it and writes it on the closest ``.akvo-play`` box.
+The match page's decision sheet, stuck to the screen's bottom, gets its height written
+the same way (``--akvo-sheet-height``): the board's picture leaves it that room.
 It shows nothing and sends nothing to the kernel.
 """
 

@@ -21,6 +21,7 @@ from akvo.errors import AkvoError
 from akvo.match import MatchState, Phase, new_match
 from akvo.match.board import SIDE_NAMES
 from akvo.match.geometry import mages_in_enemy_half
+from akvo_widgets.board.height import BoardHeight
 from akvo_widgets.board.view import (
     log_html,
     make_board,
@@ -54,7 +55,58 @@ STYLE = """<style>
 .akvo-play-faces { font-size: 150%; white-space: nowrap; }
 .akvo-play-result { font-weight: bold; }
 .akvo-play svg { max-width: 100%; height: auto; }
+/* The prompt is the page's own (in the sheet): the board does not say it a second time. */
+.akvo-play:not(.akvo-replay) .akvo-board-decision { display: none; }
+.akvo-play-discard { align-items: center; gap: 0.4em; }
+/* A phone: the compact board sticks to the top of the screen and the decision's sheet
+   (status, prompt, options) to its bottom; the rest of the match scrolls between them.
+   The boxes between the match and its parts step aside (display: contents) so that both
+   stick over the whole match; the board's picture gives the sheet the room it needs
+   (--akvo-sheet-height, measured by BoardHeight). */
+@media (max-width: 640px) {
+  .akvo-play .akvo-play-main, .akvo-play .akvo-play-side { display: contents; }
+  .akvo-play .akvo-board-compact { order: 1; }
+  .akvo-play .akvo-play-side > * { order: 2; }
+  .akvo-play > .akvo-play-log { order: 3; }
+  .akvo-play > .akvo-play-files { order: 4; }
+  .akvo-play .akvo-play-side > .akvo-play-sheet { order: 5; position: sticky; bottom: 0;
+    z-index: 21; background: #fff; box-shadow: 0 -2px 6px rgba(0, 0, 0, 0.2);
+    padding: 2px 4px 4px; margin: 0 -4px; max-height: 62dvh; overflow-y: auto;
+    flex: none; }
+  .akvo-play-sheet p { margin: 0.15em 0; }
+  .akvo-play-sheet .akvo-play-status-line { font-size: 12px; }
+  .akvo-play-sheet .akvo-play-prompt { font-size: 14px; line-height: 1.25; }
+  .akvo-play-sheet button.akvo-play-action { font-size: 13px; min-height: 2em; margin: 1px 0;
+    padding-top: 0.2em; padding-bottom: 0.2em; line-height: 1.2; }
+  .akvo-play-sheet .akvo-play-orders-summary { display: none; }
+  .akvo-play-sheet .akvo-play-orders .widget-inline-hbox { flex-wrap: nowrap; margin: 1px 0;
+    min-height: 0; }
+  .akvo-play-sheet .akvo-play-orders .widget-inline-hbox > .widget-label {
+    width: 6.5em !important; margin: 0; flex: none; font-size: 13px; }
+  .akvo-play-sheet .akvo-play-orders .widget-toggle-button { font-size: 13px;
+    min-height: 1.9em; padding: 0 0.4em; }
+  .akvo-play-sheet .akvo-play-order-ship.widget-inline-hbox { flex-wrap: wrap; }
+  .akvo-play-sheet .akvo-play-order-ship .widget-toggle-buttons { display: grid;
+    grid-template-columns: 1fr 1fr; gap: 2px; width: 100%; }
+  .akvo-play-sheet .akvo-play-order-ship .widget-toggle-button { width: auto;
+    font-size: 12px; line-height: 1.15; margin: 0; }
+  .akvo-play .akvo-board-compact .akvo-board-details { display: none; }
+  .akvo-play .akvo-board-compact .akvo-board-status { font-size: 12px; }
+  .akvo-play .akvo-board-compact .akvo-board-legend { margin: 0; }
+  .akvo-play .akvo-board-compact .akvo-board-legend > summary { padding: 0; }
+  .akvo-play .akvo-board-compact .akvo-board-figure svg {
+    max-height: max(28dvh, calc(100dvh - var(--akvo-sheet-height, 45dvh) - 4.5em)); }
+}
 </style>"""
+
+
+def sheet(*parts: widgets.Widget) -> widgets.VBox:
+    """The decision's sheet: where the match stands, the prompt and the options. On a
+    phone it sticks to the bottom of the screen while the compact board sticks to its top
+    (:data:`STYLE`), so that both are in view at every decision without scrolling."""
+    box = widgets.VBox(list(parts))
+    box.add_class("akvo-play-sheet")
+    return box
 
 
 def result_text(state: MatchState) -> str:
@@ -107,7 +159,16 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
             widgets.ToggleButtons, "Vous jouez", options=[("Camp A", 0), ("Camp B", 1)], value=human
         )
         self.side_choice.add_class("akvo-play-side")
-        self.new_button = c.button("Nouveau match", "akvo-play-new", self.start)
+        self.new_button = c.button("Nouveau match", "akvo-play-new", self._ask_new)
+        self.discard_question = c.html("akvo-play-discard-question")
+        self.discard_yes = c.button(
+            "Oui, abandonner ce match", "akvo-play-discard-yes", self._discard_and_start
+        )
+        self.discard_no = c.button("Non, continuer ce match", "akvo-play-discard-no", self._keep_on)
+        self.discard = widgets.HBox([self.discard_question, self.discard_yes, self.discard_no])
+        self.discard.layout.flex_flow = "row wrap"
+        self.discard.layout.display = "none"
+        self.discard.add_class("akvo-play-discard")
         self.opponent_choice.observe(lambda _change: self._setup_changed(), "value")
         self.side_choice.observe(lambda _change: self._setup_changed(), "value")
         self.upload = FilePicker("Charger un match", accept=".json", max_bytes=MAX_BYTES)
@@ -143,8 +204,7 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
         self._labels: dict[str, str] = {}
         self._values: Valuation | None = None
         self.keeper = MatchKeeper(key="jouer-un-match")
-        self.keeper.observe(lambda _change: self._offer_resume(), "saved")
-        self.resume_button = c.button("Reprendre le match", "akvo-play-resume", self._resume)
+        self.keeper.observe(lambda _change: self._resume(), "saved")
         self.curtain = c.button("", ACTION_CLASS, self._lift_curtain)
         self.curtain.add_class("akvo-play-curtain")
         self._curtain_up = False
@@ -160,28 +220,24 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
         self._human = human
         self.rolls: list[tuple[str, str]] = []
         self.board = make_board(self.state, None, self.play, compact=True)
-        setup = self.setup = widgets.HBox([self.opponent_choice, self.side_choice, self.new_button])
+        setup = self.setup = widgets.HBox(
+            [self.opponent_choice, self.side_choice, self.new_button, self.discard]
+        )
         setup.layout.flex_flow = "row wrap"
         files = widgets.HBox([self.upload, self.save_button, self.save])
         files.layout.flex_flow = "row wrap"
-        side = widgets.VBox(
-            [
-                self.status,
-                self.result,
-                self.prompt,
-                self.coach_switch,
-                self.decisions,
-                self.advice,
-                self.message,
-                self.dice,
-            ]
-        )
+        files.add_class("akvo-play-files")
+        self.sheet = sheet(self.status, self.result, self.prompt, self.decisions)
+        side = widgets.VBox([self.sheet, self.coach_switch, self.advice, self.message, self.dice])
         side.layout.min_width = "18em"
         side.layout.flex = "1 1 20em"
+        side.add_class("akvo-play-side")
         self.board.layout.flex = "1 1 22em"
         main = widgets.HBox([self.board, side])
         main.layout.flex_flow = "row wrap"
-        super().__init__([widgets.HTML(STYLE), self.keeper, setup, main, self.events, files])
+        main.add_class("akvo-play-main")
+        parts = [widgets.HTML(STYLE), self.keeper, BoardHeight(), setup, main, self.events, files]
+        super().__init__(parts)
         self.add_class("akvo-play")
         self.add_class("akvo-widget")
         self._configure()
@@ -217,8 +273,10 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
         self.rolls = []
         self.message.value = ""
         self._human_moves = 0
+        self.discard.layout.display = "none"
         self._configure()
         self._advance()
+        self._focus_first_option()
 
     def _setup_changed(self) -> None:
         """The opponent and side apply at « Nouveau match », never to the match in progress."""
@@ -238,7 +296,16 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
         self._curtain_up = False
         self._human_moves += 1
         self._advance()
-        self.coach_switch.focus()  # never the next decision's button a second Enter would fire
+        self._focus_first_option()
+
+    def _focus_first_option(self) -> None:
+        """Focus on the decision's first option (the first order token at the orders), so
+        that the keyboard goes on where the eyes are."""
+        first = self.decisions.children[0] if self.decisions.children else None
+        if isinstance(first, OrdersComposer):
+            first = first.lanes[0]
+        if first is not None:
+            first.focus()
 
     def _advance(self) -> None:
         """Play dice and bot decisions until a human must decide (or the match ends)."""
@@ -305,24 +372,17 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
         self.keeper.to_store = record_json(self.state) if in_progress else ""
         self.keeper.guard = in_progress
 
-    def _offer_resume(self) -> None:
-        """The browser held a match: offer it, unless one is already under way here."""
-        shown = bool(self.keeper.saved) and self._human_moves == 0
-        self._show_resume(shown)
-        if shown:
-            self._say("Un match en cours a été gardé dans ce navigateur : « Reprendre le match ».")
-
-    def _show_resume(self, shown: bool) -> None:
-        """The button is in the page only while a kept match can be resumed."""
-        controls = [self.opponent_choice, self.side_choice, self.new_button]
-        self.setup.children = [*controls, self.resume_button] if shown else controls
-
     @property
-    def can_resume(self) -> bool:
-        return self.resume_button in self.setup.children
+    def in_progress(self) -> bool:
+        """Whether a match the reader has played in is under way (kept, and asked about
+        before « Nouveau match » discards it)."""
+        return not self.state.is_terminal() and self._human_moves > 0
 
     def _resume(self) -> None:
-        self._show_resume(False)
+        """The browser held a match (a reload, Back, a reopened tab): that match is shown,
+        never a fresh one beside an offer, unless the reader already plays another here."""
+        if not self.keeper.saved or self._human_moves > 0:
+            return
         try:
             _record, state = load_record(self.keeper.saved.encode("utf-8"))
         except RecordError as error:
@@ -334,6 +394,25 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
         self._human_moves = 1
         self._keep()
         self._say("Match repris là où vous l’aviez laissé.")
+
+    def _ask_new(self) -> None:
+        """« Nouveau match »: at once if nothing is under way, else after a confirmation."""
+        if not self.in_progress:
+            self.start()
+            return
+        self.discard_question.value = (
+            "<p><b>Abandonner le match en cours ?</b> Il ne sera plus gardé.</p>"
+        )
+        self.discard.layout.display = None
+        self.discard_no.focus()
+
+    def _discard_and_start(self) -> None:
+        self.discard.layout.display = "none"
+        self.start()
+
+    def _keep_on(self) -> None:
+        self.discard.layout.display = "none"
+        self._focus_first_option()
 
     def _prepare_save(self) -> None:
         """The download link of the match as it stands, built on demand: encoding the whole

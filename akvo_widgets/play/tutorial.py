@@ -33,7 +33,7 @@ from akvo_widgets.text.labels import action_label, faces
 from .advice import exact_points, value_phrase
 from .decisions import ActionButtons, OrdersComposer
 from .exercises import rune_threshold
-from .game import STYLE
+from .game import STYLE, sheet
 from .refusals import move_refusal
 
 NEXT_PAGE = "jouer-un-match.ipynb"
@@ -182,16 +182,12 @@ TUTORIAL_STYLE = """<style>
 .akvo-tutorial a.akvo-tutorial-next:focus-visible { outline: 2px solid #0b57a4; }
 .akvo-tutorial .akvo-tutorial-assumption { font-size: 90%; color: #444; }
 .akvo-tutorial .akvo-tutorial-refusal { display: none; }
-/* A phone: the side panel runs under the sticky board; the step's text sticks just under
-   the board (BoardHeight measures it) while its buttons scroll beneath, and leaves them at
-   least 7em of the screen (a longer text scrolls in its own box). */
+/* A phone: the step's text is in the decision's sheet, stuck to the bottom of the screen
+   with the buttons (game.STYLE); a refused move's reason shows there, atop the text. */
 @media (max-width: 640px) {
-  .akvo-tutorial .widget-box:has(.akvo-tutorial-step) { overflow: visible; }
-  .akvo-tutorial .akvo-tutorial-step { position: sticky; top: var(--akvo-board-height, 0px);
-    z-index: 19; background: #fff; box-shadow: 0 2px 4px rgba(0, 0, 0, 0.15);
-    max-height: calc(100dvh - var(--akvo-board-height, 0px) - 7em); overflow-y: auto; }
-  .akvo-tutorial .akvo-tutorial-step .widget-html-content { line-height: 1.35; }
-  .akvo-tutorial .akvo-tutorial-step p { margin: 0.35em 0; }
+  .akvo-tutorial .akvo-tutorial-step .widget-html-content { line-height: 1.3; }
+  .akvo-tutorial .akvo-tutorial-step p { margin: 0.25em 0; }
+  .akvo-tutorial .akvo-tutorial-step, .akvo-tutorial .akvo-tutorial-progress { font-size: 14px; }
   .akvo-tutorial .akvo-tutorial-step .akvo-tutorial-refusal { display: block;
     border-left: 3px solid #b3261e; padding-left: 0.4em; }
   .akvo-tutorial .akvo-tutorial-message { display: none; }
@@ -322,22 +318,14 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
         self.board = make_board(self.state, 0, self.play)
         self.board.compact = True
         self.board.players = [0]
-        side = widgets.VBox(
-            [
-                self.progress,
-                self.status,
-                self.step_text,
-                self.decisions,
-                self.assumption,
-                self.message,
-                self.advice,
-                self.told,
-            ]
-        )
+        self.sheet = sheet(self.progress, self.status, self.step_text, self.decisions)
+        side = widgets.VBox([self.sheet, self.assumption, self.message, self.advice, self.told])
         side.layout.flex = "1 1 20em"
+        side.add_class("akvo-play-side")
         self.board.layout.flex = "1 1 22em"
         main = widgets.HBox([self.board, side])
         main.layout.flex_flow = "row wrap"
+        main.add_class("akvo-play-main")
         style = widgets.HTML(STYLE + TUTORIAL_STYLE)
         super().__init__([style, BoardHeight(), main, self.events])
         self.add_class("akvo-play")
@@ -375,6 +363,11 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
         self._refused = ""
         self.index += 1
         self._run_script()
+        first = self.decisions.children[0] if self.decisions.children else None
+        if isinstance(first, OrdersComposer):
+            first = first.lanes[0]
+        if first is not None:
+            first.focus()  # the keyboard goes on at the next step's first option
 
     def _refuse(self, action: str) -> None:
         if action in self.state.legal_actions():
@@ -386,7 +379,7 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
 
     def _show_step(self) -> None:
         """The step's text, and a refused move's reason under the buttons and, for a phone,
-        atop the step's sticky text (the one under the buttons is off the screen there);
+        atop the step's text in the sheet (the one under the buttons is off the screen there);
         the page's CSS shows one of the two only, so that a screen reader announces it once."""
         why = escape(self._refused)
         self.message.value = f'<p role="alert">{why}</p>' if why else ""

@@ -6,7 +6,6 @@ switch hides it, the win chances beside the options are the one valuation's
 
 from __future__ import annotations
 
-import json
 import random
 import time
 from fractions import Fraction
@@ -274,26 +273,3 @@ def test_the_replay_analysis_is_akvo_analyses_review() -> None:
         viewer.analysis.refine_shown(wait=True)
         finer = refine(expected, record, unsure[0].coup).decision(unsure[0].coup)
         assert viewer.analysis.review.decision(unsure[0].coup).values == finer.values  # type: ignore[union-attr]
-
-
-# --- issue 19.5: a match kept in the browser -------------------------------------------------
-
-
-def test_a_match_in_progress_is_kept_and_resumed_and_a_tampered_one_refused() -> None:
-    game = MatchGame(seed=9, estimates=False)
-    assert game.keeper.to_store == "" and not game.keeper.guard
-    game.composer.confirm.click()
-    kept = game.keeper.to_store
-    assert game.keeper.guard and json.loads(kept)["actions"] == game.state.record()["actions"]
-    fresh = MatchGame(seed=1, estimates=False)
-    fresh.keeper.saved = kept  # what the browser hands back on a reload
-    assert fresh.can_resume
-    fresh.resume_button.click()
-    assert not fresh.can_resume
-    assert fresh.state.to_json() == game.state.to_json()
-    other = MatchGame(seed=1, estimates=False)
-    other.keeper.saved = kept.replace('"actions": [', '"actions": ["shoot chest", ', 1)
-    before = other.state.to_json()
-    other.resume_button.click()
-    assert other.state.to_json() == before and "ne peut pas être repris" in other.message.value
-    assert other.keeper.to_store == ""
