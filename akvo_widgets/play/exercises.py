@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from html import escape
 
@@ -43,7 +43,7 @@ from .keeper import MatchKeeper
 from .kept_score import REFUSAL as KEPT_REFUSAL
 from .kept_score import KeptScore, KeptScoreError, load_score
 from .mistakes import MistakesBox
-from .odds import NO_RUNE, attaque_letters, rune_name, rune_values, unit_values
+from .odds import NO_RUNE, answered_rune_values, attaque_letters, rune_name, unit_values
 
 KINDS = ("best target", "estimate", "attack rune", "first unit")
 #: The kinds whose answer is a click on the board (a target, a unit) as well as a button.
@@ -170,7 +170,9 @@ def make_exercise(number: int) -> Exercise:
     state = None
     while state is None:
         state = _position(rng, accept)
-    return MAKERS[kind](number, state, rng)
+    exercise = MAKERS[kind](number, state, rng)
+    # the turn the position comes from, so that the Ultimes and runes spent read as a match's
+    return replace(exercise, question=french(f"Tour {state.turn}. {exercise.question}"))
 
 
 def _shooter(state: MatchState) -> str:
@@ -240,7 +242,7 @@ def rune_threshold(turn: int) -> Fraction:
 def attaque_gain(state: MatchState) -> tuple[Fraction, Fraction, Fraction, bool]:
     """At the attacker's rune decision: the shot's exact value without and with the first
     Attaque rune, the gain in points, and whether it reaches :func:`rune_threshold`."""
-    odds = rune_values(state)
+    odds = answered_rune_values(state)
     chest = odds.unit == "points"
     without = odds.values[NO_RUNE]
     with_rune = odds.values[attaque_letters(state)[0]]
@@ -250,34 +252,41 @@ def attaque_gain(state: MatchState) -> tuple[Fraction, Fraction, Fraction, bool]
 
 def _attack_rune(number: int, state: MatchState, rng: random.Random) -> Exercise:
     action = attaque_letters(state)[0]
-    chest = rune_values(state).unit == "points"
+    odds = answered_rune_values(state)
+    chest = odds.unit == "points"
     without, with_rune, gain, worth = attaque_gain(state)
     threshold = rune_threshold(state.turn)
     name = rune_name(state, action)
     shooter = french(state.prompt().replace(" peut jouer une rune (attaque).", ""))
     what = "le tir sur le coffre" if chest else "le tir"
-    question = f"{shooter} attaque. Vaut-il la peine de jouer la {name} ici ?"
+    question = (
+        f"{shooter} attaque. Vaut-il la peine de jouer la {name} ici, le défenseur "
+        "répondant au mieux ?"
+    )
 
-    def shown(value: Fraction) -> str:
+    def shown(value: Fraction, action: str) -> str:
+        reply = f", {odds.extra[action]}" if action in odds.extra else ""
         if chest:
-            return f"{decimal(value, 3)} point en moyenne ({fraction(value)})"
-        return f"{percent(value)} de chances de repousser ({fraction(value)})"
+            return f"{decimal(value, 3)} point en moyenne ({fraction(value)}){reply}"
+        return f"{percent(value)} de chances de repousser ({fraction(value)}){reply}"
 
     how = "" if chest else f" (un recul compte pour {fraction(PUSH_WEIGHT)} de point)"
     why = (
-        f"Sans rune, {what} donne {shown(without)} ; avec la {name}, {shown(with_rune)}. "
+        f"Sans rune, {what} donne {shown(without, NO_RUNE)} ; avec la {name}, "
+        f"{shown(with_rune, action)}. "
         f"Le gain est de {decimal(gain, 3)} point ({fraction(gain)}){how}. Une rune ne sert "
         "qu’une fois par match : le bot « normal » du moteur ne la joue que si elle rapporte "
         f"au moins {decimal(threshold, 3)} point au tour {state.turn} (un seuil qui baisse "
         "au fil du match, nul aux derniers tours). "
         + ("La réponse est donc oui." if worth else "La réponse est donc non : gardez-la.")
-        + " Ces chances supposent que le défenseur ne réponde par aucune rune."
+        + " Ces chances supposent que le défenseur réponde au mieux (la rune qui fait le plus "
+        "baisser le tir, ou aucune), comme sur la page du match."
     )
     options = {YES: f"Oui, jouer la {name}", NO: "Non, la garder pour plus tard"}
     values = {YES: Fraction(int(worth)), NO: Fraction(int(not worth))}
     rows = (
-        ("Sans rune", shown(without)),
-        (f"Avec la {name}", shown(with_rune)),
+        ("Sans rune", shown(without, NO_RUNE)),
+        (f"Avec la {name}", shown(with_rune, action)),
         ("Seuil du bot « normal »", f"{decimal(threshold, 3)} point"),
     )
     correct = YES if worth else NO

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from akvo.bots.values import PUSH_WEIGHT, SHOT_RUNE, resolution_sides, shooters, with_rune
+from akvo.coach.values import decision_values as coach_values
 from akvo.match import MatchState, Phase
 from akvo.match.board import CHARS_OF_UNIT, UNIT_OF_NAME
 from akvo.match.preview import CHEST_NAME, target_values, unit_preview
@@ -104,6 +105,30 @@ def rune_values(state: MatchState) -> OptionValues:
     return OptionValues(
         f"{what} avec chaque choix, valeur exacte{after}",
         values,
+        unit="points" if chest else "percent",
+    )
+
+
+def answered_rune_values(state: MatchState) -> OptionValues:
+    """At the attacker's rune decision: the shot's exact value with each rune (or none)
+    met by the defender's best reply — the numbers of :func:`akvo.coach.decision_values`,
+    which the match page, the replay and the analysis show (R18: the defender answers
+    knowing the rune). ``extra`` names the reply."""
+    chest = resolution_sides(state)[0]
+    values: dict[str, Fraction] = {}
+    extra: dict[str, str] = {}
+    for option in coach_values(state):
+        if option.value is None:
+            continue
+        values[option.action] = option.value
+        if option.reply is not None and option.reply != NO_RUNE:
+            extra[option.action] = f"si le défenseur répond par la {rune_name(state, option.reply)}"
+    what = "points moyens du tir sur le coffre" if chest else "chance que le tir repousse"
+    return OptionValues(
+        f"{what} avec chaque choix, valeur exacte, face à la meilleure réponse du défenseur "
+        "(comme sur la page du match)",
+        values,
+        extra,
         unit="points" if chest else "percent",
     )
 

@@ -257,14 +257,16 @@ def test_a_whole_match_against_the_normal_bot_then_its_replay(
 def test_the_coach_shows_values_and_win_chances_and_the_switch_hides_them(
     page: Page, base_url: str
 ) -> None:
-    """Every decision button carries its exact value, the estimated win chances arrive
-    beside them without any click, and « Conseils » unchecked takes every number away."""
+    """Every decision button carries its exact value and its win chance with its interval
+    (the one valuation), the suggestion is the best of them, and « Conseils » unchecked
+    takes every number away."""
     open_widget_page(page, base_url, "jouer-un-match.ipynb", ".akvo-play-orders-confirm")
-    expect(page.locator(".akvo-play-advice")).to_contain_text("programmerait", timeout=WAIT)
+    expect(page.locator(".akvo-play-advice")).to_contain_text("Conseil", timeout=WAIT)
+    expect(page.locator(".akvo-play-orders-chances li").first).to_contain_text("victoire")
     page.locator(".akvo-play-orders-confirm").click()
     buttons = page.locator(".akvo-play-decisions .akvo-play-action")
-    expect(buttons.first).to_contain_text("victoire ≈", timeout=WAIT)
-    expect(page.locator(".akvo-play-advice")).to_contain_text("parties simulées")
+    expect(buttons.first).to_contain_text("victoire ", timeout=WAIT)
+    expect(page.locator(".akvo-play-advice")).to_contain_text("intervalle à 95")
     expect(page.locator(".akvo-play-coach-switch input")).to_be_focused()
     page.locator(".akvo-play-coach-switch input").uncheck()
     expect(page.locator(".akvo-play-advice")).to_have_text("")

@@ -107,3 +107,37 @@ def test_the_tutorial_buttons_show_the_coach_values_and_the_switch_hides_them(
     board = page.locator(".akvo-tutorial .akvo-board")
     expect(board).not_to_contain_text(PERCENT, timeout=WAIT)  # the board redraws without
     assert not PERCENT.search(page.evaluate(QUIZ_MARKUP, ".akvo-tutorial .akvo-board"))
+
+
+def test_vos_erreurs_come_back_from_the_browser_and_are_graded(page: Page, base_url: str) -> None:
+    """A mistake kept in this browser's slot (as the replay's analysis stores it) is asked
+    under « Vos erreurs »: the position, the question, the orders to compose; an answer
+    shows the refutation."""
+    import datetime as dt
+    import json
+
+    from akvo.coach.exercises import export_json, mistake_exercises, new_cards
+    from akvo.coach.review import review
+    from akvo.match import play_match
+    from akvo_widgets.play.mistakes import MISTAKES_KEY
+
+    record = play_match(11).record()
+    done = review({**record, "actions": record["actions"][:5]}, side="B", progress=False)
+    exercises = mistake_exercises(done, "B")
+    kept = export_json(exercises, new_cards(exercises, dt.date.today()))
+    open_widget_page(page, base_url, "exercices.ipynb", ".akvo-exercise-answer")
+    page.evaluate(
+        "([key, value]) => window.localStorage.setItem(key, value)",
+        [f"akvo-match:{MISTAKES_KEY}", kept],
+    )
+    open_widget_page(page, base_url, "exercices.ipynb", ".akvo-mistakes-question b")
+    box = page.locator(".akvo-mistakes")
+    expect(box.locator(".akvo-mistakes-question")).to_contain_text(
+        _words("Trouvez une meilleure option"), timeout=WAIT
+    )
+    expect(box.locator(".akvo-mistakes-summary")).to_contain_text(_words("1 à revoir"))
+    box.locator(".akvo-play-orders-confirm").click()
+    feedback = box.locator(".akvo-mistakes-feedback")
+    expect(feedback).to_contain_text(re.compile("Bien vu|Pas encore"), timeout=WAIT)
+    stored = page.evaluate(f"window.localStorage.getItem('akvo-match:{MISTAKES_KEY}')")
+    assert json.loads(stored)["cards"][0]["due"] > dt.date.today().isoformat()

@@ -30,6 +30,7 @@ from akvo_widgets.play.exercises import (
     score_text,
 )
 from akvo_widgets.play.kept_score import KeptScore, KeptScoreError, load_score
+from akvo_widgets.play.odds import NO_RUNE, attaque_letters
 from akvo_widgets.play.tutorial import (
     LESSON,
     Tutorial,
@@ -166,7 +167,16 @@ def test_the_attaque_rune_question_is_graded_with_the_exact_gain(number: int) ->
     exercise = make_exercise(number)
     state = exercise.state
     assert exercise.kind == "attack rune" and state.phase == Phase.ATTACK_RUNE
-    without, with_rune = _shot_value(state, None), _shot_value(state, "attaque")
+    # the defender answers at best, as on the match page (akvo.coach.decision_values); the
+    # oracle's unanswered values are the coach's, and a reply never helps the attacker
+    coach = {option.action: option for option in decision_values(state)}
+    attaque = attaque_letters(state)[0]
+    alone = {NO_RUNE: _shot_value(state, None), attaque: _shot_value(state, "attaque")}
+    for action, value in alone.items():
+        assert coach[action].unanswered == value and coach[action].value <= value  # type: ignore[operator]
+    without, with_rune = coach[NO_RUNE].value, coach[attaque].value
+    assert without is not None and with_rune is not None
+    assert "répondant au mieux" in exercise.question
     chest = "chest" in state.history[-1]
     gain = (with_rune - without) * (1 if chest else Fraction(2, 5))
     threshold = Fraction(max(0, 9 - state.turn), 80) if state.turn < 8 else Fraction(0)
