@@ -540,7 +540,7 @@ def seat_summary(view: dict[str, Any]) -> dict[str, Any]:
         "status": view["status"],
         "result": view["result"],
         "turn": view["turn"],
-        "yours": view["decision"]["yours"],
+        "yours": view["decision"]["yours"] and not view["decision"]["sent"],
         "waiting": view["decision"]["waiting"],
         "clock": None if view["clock"] is None else view["clock"]["label"],
     }

@@ -166,6 +166,11 @@ def test_readers_fail_over_to_the_other_server(cluster: Cluster, browser: Browse
             time.sleep(0.2)
         for page in on["n2"]:
             expect(page.locator(".akvo-connection-lost")).to_be_hidden()
+        # A table of the stopped server: the proxy's own refusal, JSON like the API's.
+        gone = httpx.get(f"{cluster.url}/{API}/{node(1)}x", params={"token": "t"}, timeout=60)
+        assert gone.status_code == 503, gone.text
+        assert gone.headers["Content-Type"].startswith("application/json")
+        assert gone.json()["error"] == "proxy"
 
         page = on["n1"][0]
         with page.expect_response(lambda r: "/voila/render/" in r.url) as rendered:

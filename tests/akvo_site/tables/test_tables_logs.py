@@ -1,6 +1,6 @@
 """No seat token reaches the book server's log (issue 37.7): every refusal path — a
 malformed table id (404), a token where the id goes, a refused Host (403), a wrong token
-(403), an unknown field (400), an illegal move (409), a hand-over and a take-back, one too many (409), a
+(403), an unknown field (400), an illegal move (409), a take-back once too often (409), a
 wrong method (405), a flood (429) — is driven with a live token in the path, the query,
 the Authorization header or the body, then the whole captured log is searched."""
 
