@@ -1,6 +1,8 @@
 """« Jouer en ligne » in Chromium: a table opened from the creation page, two seats on two
 phones (two browser contexts), secret orders, the reveal pushed to both, a move with the
-keyboard, a reload that resumes, a spectator, a wrong link refused in French.
+keyboard, a reload that resumes, a spectator, a wrong link refused in French; a team of
+two with names, a clock and a bot in one seat: the part sent reads what the side waits
+for, presence, one's seat handed to a bot and taken back, « Mes tables » and the tab title.
 
 Lean on purpose (one flow, the book's session server): the API, the secrecy and the
 restarts are tested without a browser (tests/test_tables_*.py).
@@ -70,7 +72,10 @@ def test_two_phones_play_a_table_from_the_creation_page(browser: Browser, base_u
         expect(page.locator("#tbl-orders")).to_contain_text("Camp", timeout=WAIT)
         expect(page.locator("#tbl-log")).to_contain_text("ordres révélés")
     # The side to play moves with the keyboard; the other phone sees it.
-    mover, other = (a, b) if a.locator("#tbl-yours").is_visible() else (b, a)
+    yours = a.locator("#tbl-yours")
+    mover, other = (
+        (a, b) if yours.is_visible() and yours.inner_text() == "À vous de décider" else (b, a)
+    )
     first = mover.locator(".tbl-action").first
     label = first.inner_text().split("\n")[0]
     waiting = other.locator("#tbl-prompt").inner_text()
@@ -93,3 +98,53 @@ def test_two_phones_play_a_table_from_the_creation_page(browser: Browser, base_u
     wrong, _, _ = _phone(browser, a_link.split("#")[0] + "#" + "x" * 43)
     expect(wrong.locator("#tbl-connection")).to_contain_text("Lien invalide", timeout=WAIT)
     assert a_outside == b_outside == [] and a_errors == b_errors == []
+
+
+def test_a_team_table_with_a_clock_a_seat_bot_and_mes_tables(
+    browser: Browser, base_url: str
+) -> None:
+    host, _, host_errors = _phone(browser, f"{base_url}/akvo/en-ligne")
+    expect(host.locator("#create-form[data-ready=true]")).to_be_attached(timeout=WAIT)
+    host.get_by_label("4 joueurs (2 contre 2)").check()
+    host.get_by_label("Place B2 jouée par").select_option("fort")
+    host.get_by_label("Nom du joueur A1").fill("Léa")
+    host.get_by_label("Nom du joueur A2").fill("Hugo")
+    host.get_by_label("Horloge").select_option("en direct")
+    expect(host.get_by_label("Minutes par décision (1 à 60)")).to_have_value("3")
+    host.get_by_role("button", name="Ouvrir la table").click()
+    links = host.locator(".tbl-link-text")
+    expect(links).to_have_count(4, timeout=WAIT)  # A1, A2, B1, the spectators
+    expect(host.locator(".tbl-link h3").first).to_contain_text("Place A1 (Léa)")
+    assert _too_wide(host) == [] and host_errors == []
+    lea, _, lea_errors = _phone(browser, links.nth(0).input_value())
+    hugo, _, hugo_errors = _phone(browser, links.nth(1).input_value())
+    expect(lea.locator("#tbl-clock")).to_have_text(
+        "Horloge : en direct, 3\u00a0min par décision.", timeout=WAIT
+    )
+    seats = lea.locator("#tbl-seats")
+    expect(seats).to_contain_text("Hugo (A2)présent", timeout=WAIT)
+    expect(seats).to_contain_text("B1absent")
+    expect(seats).to_contain_text("B2bot « fort »")
+    expect(seats).to_contain_text("à décider, reste 2 min")
+    expect(lea).to_have_title(re.compile(r"^\(À vous\) "))
+    # Hugo sends his part: he reads what the side still waits for, Léa reads his part.
+    expect(hugo.locator("#tbl-yours")).to_have_text("À vous de décider", timeout=WAIT)
+    hugo.get_by_role("button", name="Programmer ces ordres").click()
+    expect(hugo.locator("#tbl-yours")).to_contain_text("En attente de Léa", timeout=WAIT)
+    expect(hugo).not_to_have_title(re.compile("À vous"))
+    expect(lea.locator("#tbl-team")).to_contain_text("Hugo — ")
+    # Léa hands her seat to a bot of her choice, then asks it back for the next turn.
+    lea.get_by_label("Niveau du bot").select_option("facile")
+    lea.get_by_role("button", name="Confier ma place à un bot").click()
+    expect(seats).to_contain_text("joué par le bot « facile »", timeout=WAIT)
+    lea.get_by_role("button", name="Reprendre ma place").click()
+    expect(seats).to_contain_text("reprise au prochain tour", timeout=WAIT)
+    assert _too_wide(lea) == []
+    # « Mes tables » on Léa's phone: the seat she opened, with whose turn it is.
+    lea.goto(f"{base_url}/akvo/mes-tables")
+    item = lea.locator(".tbl-mine").first
+    expect(item).to_contain_text("Place A1", timeout=WAIT)
+    expect(item.get_by_role("link")).to_have_text(
+        "Équipe Perrockiss contre Équipe des Tortues Carets"
+    )
+    assert _too_wide(lea) == [] and lea_errors == hugo_errors == []

@@ -217,7 +217,9 @@
       if (view.decision.seats.includes(seat.seat)) {
         item.append(el("span", seat.deadline ? "à décider, reste " + timeLeft(seat.deadline) : "à décider", "tbl-seat-deciding"));
       }
-      if (view.status === "playing" && offered.includes(seat.name) && !seat.played_by) {
+      // An offered seat (out of time, its player away) to any player; one's own at any time.
+      const handable = offered.includes(seat.name) || seat.name === mine;
+      if (view.status === "playing" && handable && !seat.played_by && !seat.bot) {
         const row = el("div", null, "tbl-hand-over");
         const choice = levelChoice("level-" + seat.name);
         if (picked[choice.id]) choice.value = picked[choice.id];
