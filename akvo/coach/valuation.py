@@ -37,8 +37,6 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
-from scipy import stats
-
 from akvo.bots.expert import ExpertBot, turn_end
 from akvo.bots.greedy import GreedyBot
 from akvo.bots.judge import Judge, evaluation_for
@@ -165,7 +163,7 @@ class Valuation:
         own = statistics.variance([x - y for x, y in zip(self.samples[first], base, strict=True)])
         pooled = max(own, sum(variances) / max(len(variances), 1))
         df = max(len(variances), 1) * (n - 1)
-        return float(stats.t.ppf(0.975, df)) * math.sqrt(pooled / n)
+        return _t975(df) * math.sqrt(pooled / n)
 
     def refined(self, state: MatchState) -> Valuation:
         """The same decision valued again with twice the budget (« Analyser plus
@@ -196,10 +194,18 @@ def _student_half(values: Sequence[float]) -> float:
         return 1.0
     mean = sum(values) / n
     var = sum((x - mean) ** 2 for x in values) / (n - 1)
-    t = _T_CACHE.get(n)
+    return _t975(n - 1) * math.sqrt(var / n)
+
+
+def _t975(df: int) -> float:
+    """Student's 97.5 % quantile, cached; scipy is imported on first use only, so that
+    importing the engine never loads it (tests/test_packaging.py)."""
+    t = _T_CACHE.get(df)
     if t is None:
-        t = _T_CACHE[n] = float(stats.t.ppf(0.975, n - 1))
-    return t * math.sqrt(var / n)
+        from scipy import stats
+
+        t = _T_CACHE[df] = float(stats.t.ppf(0.975, df))
+    return t
 
 
 def _interval(p: float, half: float) -> tuple[float, float]:
