@@ -158,8 +158,8 @@ def test_mean_interval_is_students() -> None:
 
 
 def test_bad_requests_are_named() -> None:
-    with pytest.raises(LabError, match="unknown bot 'expert'"):
-        simulate(bots=("expert", "random"), n=1, **FAST)
+    with pytest.raises(LabError, match="unknown bot 'champion'"):
+        simulate(bots=("champion", "random"), n=1, **FAST)
     with pytest.raises(LabError, match="n must be a positive"):
         simulate(n=0, **FAST)
     with pytest.raises(LabError, match="unknown interval method"):
