@@ -11,7 +11,8 @@ routes requests here.
 - :mod:`akvo.online.clock`: a table's clock (« en direct », « sur plusieurs jours »);
 - :mod:`akvo.online.store`: the SQLite store, an append-only action log per table;
 - :mod:`akvo.online.store_pg`: the same log on PostgreSQL, for several servers;
-- :mod:`akvo.online.service`: open tables, tokens, bots, pushes, presence, takeovers.
+- :mod:`akvo.online.service`: open tables, tokens, bots, pushes, presence, takeovers;
+- :mod:`akvo.online.ratings`: Glicko-2 ratings of pseudonymous profiles from finished tables.
 """
 
 from akvo.online.seating import Seat, TableRefusal, TableSetup, parse_request
