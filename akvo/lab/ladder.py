@@ -133,6 +133,47 @@ class LadderReport:
             )
         return "\n".join(lines)
 
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for a JSON file (``akvo ladder --out ladder.json``; the lab page
+        ships one): the levels' Elo and every pairing's per-deal points."""
+        return {
+            "deals": self.deals,
+            "seed": self.seed,
+            "complete": self.complete,
+            "elo": {name: [r.estimate, r.low, r.high] for name, r in self.elo.items()},
+            "pairings": [
+                {
+                    "first": p.first,
+                    "second": p.second,
+                    "deal_points": list(p.deal_points),
+                    "wins": p.wins,
+                    "draws": p.draws,
+                    "matches": p.matches,
+                }
+                for p in self.pairings
+            ],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> LadderReport:
+        """The report :meth:`to_dict` wrote; :class:`LabError` if it is not one."""
+        try:
+            pairings = tuple(
+                PairingResult(
+                    str(p["first"]),
+                    str(p["second"]),
+                    tuple(float(v) for v in p["deal_points"]),
+                    int(p["wins"]),
+                    int(p["draws"]),
+                    int(p["matches"]),
+                )
+                for p in data["pairings"]
+            )
+            elo = {str(name): Interval(*map(float, r)) for name, r in data["elo"].items()}
+            return cls(pairings, elo, int(data["deals"]), int(data["seed"]), bool(data["complete"]))
+        except (KeyError, TypeError, ValueError) as error:
+            raise LabError(f"not a ladder report: {error!r}") from None
+
     def to_markdown(self, command: str, seconds: float) -> str:
         now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
         out = [

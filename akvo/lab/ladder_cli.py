@@ -4,12 +4,14 @@
 
 ``--matches`` counts the matches of each pairing (two per deal: the bots swap seats on
 the same dice). Prints the levels' Bradley–Terry Elo and each pairing's points and win
-rate, with 95 % intervals, tab-separated; writes the same as Markdown to ``--out``.
+rate, with 95 % intervals, tab-separated; writes the same as Markdown (``.md``) or JSON
+(``.json``, :meth:`~akvo.lab.ladder.LadderReport.to_dict`) to ``--out``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
@@ -56,7 +58,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     where.add_argument("--scheduler", metavar="ADDRESS", help="an existing Dask scheduler")
     parser.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
-    parser.add_argument("--out", type=Path, default=None, help="the report as Markdown (.md)")
+    parser.add_argument(
+        "--out", type=Path, default=None, help="the report as Markdown (.md) or JSON (.json)"
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     return parser
 
@@ -66,8 +70,8 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> None:
     from akvo.lab.ladder import ladder
     from akvo.lab.results import LabError
 
-    if args.out is not None and args.out.suffix != ".md":
-        raise LabError(f"--out {str(args.out)!r} must end in .md")
+    if args.out is not None and args.out.suffix not in (".md", ".json"):
+        raise LabError(f"--out {str(args.out)!r} must end in .md or .json")
     command = f"akvo ladder --matches {args.matches} --seed {args.seed}"
     command += f" --scheduler {args.scheduler}" if args.scheduler else ""
     command += f" --workers {args.workers}" if args.workers is not None else ""
@@ -84,7 +88,10 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> None:
         print("# interrupted: the report counts the deals that finished", file=out)
     print(report.to_text(), file=out)
     if args.out is not None:
-        args.out.write_text(
-            report.to_markdown(command, time.perf_counter() - begin), encoding="utf-8"
-        )
+        if args.out.suffix == ".json":
+            data = {"command": command, **report.to_dict()}
+            text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+        else:
+            text = report.to_markdown(command, time.perf_counter() - begin)
+        args.out.write_text(text, encoding="utf-8")
         print(f"# report written to {args.out}", file=out)

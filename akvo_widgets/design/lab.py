@@ -15,38 +15,38 @@ import ipywidgets as w
 import numpy as np
 from IPython.display import Markdown
 
-from akvo.bots import BOTS
+from akvo.bots import BOTS, LADDER
 from akvo.config import CHOICES, DEFAULT_RULES, RulesConfig
 from akvo.lab import Interval, Results, Summary, simulate
 from akvo.rules import DUPLICATED_PRESETS, PRESET_TEAMS
-from akvo.variants import VARIANT_RULINGS
+from akvo.switches import SWITCHES
 from akvo_widgets.kit import controls as c
 from akvo_widgets.kit.plots import heatmap_figure
 from akvo_widgets.text.formatting import decimal, french, integer, percent
-from akvo_widgets.text.readings import READINGS
 
 from .variants import download_link
 
 TEAM_CHOICES = [(preset.name, key) for key, preset in PRESET_TEAMS.items()]
 #: The annex's distinct teams: three presets print the same list (R28), one stands for them.
 DISTINCT_TEAMS = tuple(k for k in PRESET_TEAMS if k not in DUPLICATED_PRESETS[1:])
-#: The bots by their French names only (« facile », « normal », « fort »).
-BOT_CHOICES = [(label, name) for name, label in BOTS.items()]
+#: The bots by their French names only: the ladder, weakest first, then those off it
+#: (« hasard »).
+BOT_CHOICES = [(BOTS[name], name) for name in (*LADDER, *(n for n in BOTS if n not in LADDER))]
 PLACEHOLDER = "—"
 
 
 def variant_choices(field: str) -> list[tuple[str, str]]:
     """The readings of one variant of the engine's :class:`RulesConfig`, default first, with
-    the variants page's French labels (the engine's value where a reading has none)."""
-    labels = dict((value, label) for label, value in READINGS.get(field, ()))
-    return [(labels.get(value, value), value) for value in CHOICES[field]]
+    their French labels from the switches' registry."""
+    switch = SWITCHES[field]
+    return [(switch.reading(value), value) for value in CHOICES[field]]
 
 
 def variant_dropdowns(css: str) -> dict[str, w.Dropdown]:
     """One drop-down per variant the engine has (:data:`akvo.config.CHOICES`)."""
     return {
         field: c.dropdown(
-            f"Variante {VARIANT_RULINGS.get(field, field)}",
+            f"Variante {SWITCHES[field].ruling}",
             variant_choices(field),
             getattr(DEFAULT_RULES, field),
             f"{css}-{field}",
@@ -525,19 +525,25 @@ class Balance(w.VBox):
         return report
 
     def show(self, report: Any) -> None:
-        ranked = sorted(report.team_results, key=lambda t: -t.p_win.estimate)
         rows = [
             [
-                c.cell(short_name(t.team) if t.team in PRESET_TEAMS else t.team),
+                c.cell(team_label(t)),
                 c.cell(_nowrap(f"{integer(t.wins)} · {integer(t.draws)} · {integer(t.losses)}")),
                 c.cell(percent(t.p_win.estimate), f"akvo-lab-balance-team-{t.team}"),
                 c.cell(french(f"de {percent(t.p_win.low)} à {percent(t.p_win.high)}")),
             ]
-            for t in ranked
+            for t in report.ranking()
         ]
         edge = report.first_edge
+        order = (
+            "<p>Les équipes, de la plus victorieuse à la moins victorieuse.</p>"
+            if report.ranked
+            else "<p>Les équipes dans l’ordre de l’annexe, <b>non classées</b>.</p>"
+        )
         self.teams_table.value = (
-            "<div style='overflow-x:auto'>"
+            caveat_html(report.caveat, "akvo-lab-balance-caveat")
+            + french(order)
+            + "<div style='overflow-x:auto'>"
             + c.table(
                 ["Équipe", "V\u00a0·\u00a0N\u00a0·\u00a0D", "Victoires", "Intervalle à 95 %"], rows
             )
@@ -558,7 +564,7 @@ class Balance(w.VBox):
                     french(f"de {_signed_percent(e.effect.low)} à {_signed_percent(e.effect.high)}")
                 ),
             ]
-            for e in report.effects
+            for e in report.effects_ranking()
         ]
         if item_rows:
             header = ["Rune ou Ultime", "Fois", "Matchs où joué", "Effet", "Intervalle à 95 %"]
@@ -569,6 +575,7 @@ class Balance(w.VBox):
                     f"de les jouer, sur les mêmes tirages ({integer(report.effect_matches)} "
                     "matchs par paire).</p>"
                 )
+                + caveat_html(report.effects_caveat, "akvo-lab-balance-effects-caveat")
                 + "<div style='overflow-x:auto'>"
                 + c.table(header, item_rows)
                 + "</div>"
@@ -582,6 +589,18 @@ class Balance(w.VBox):
             f"Terminé : {integer(pairs)} paires de {integer(report.n)} matchs, bot "
             f"« {BOTS[report.bot]} »."
         )
+
+
+def team_label(team: Any) -> str:
+    """A team's row: its short name, or the names of every team with the same list
+    (:attr:`~akvo.lab.tournament.TeamResult.label`, « A = B »)."""
+    names = team.label.split(" = ")
+    return " = ".join(short_name(n) if n in PRESET_TEAMS else n for n in names)
+
+
+def caveat_html(caveat: str | None, css: str) -> str:
+    """A caveat of the lab (French) before the figures it limits, or nothing."""
+    return french(f"<p class='{css}'><b>Attention</b> : {caveat}</p>") if caveat else ""
 
 
 def _nowrap(text: str) -> str:

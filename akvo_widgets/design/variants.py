@@ -15,7 +15,7 @@ from typing import Any
 import ipywidgets as w
 from IPython.display import Markdown
 
-from akvo.bots import BOTS
+from akvo.bots import BOTS, LADDER
 from akvo.config import DEFAULT_RULES, RulesConfig
 from akvo.errors import AkvoError
 from akvo.lab import Comparison, Interval, Results
@@ -32,11 +32,11 @@ from akvo.rules import (
     runes_in,
 )
 from akvo.shots import Side, shot_on_mage
+from akvo.switches import SWITCHES
 from akvo.teams import preset_team
 from akvo.variants import (
     MOVEMENT_SETUP,
     SHIP_SETUP,
-    VARIANT_RULINGS,
     WEATHER_BAG,
     ShotChoice,
     best_own_attack,
@@ -56,7 +56,6 @@ from akvo_widgets.text.formatting import (
     percent,
     tier_numeral,
 )
-from akvo_widgets.text.readings import READINGS
 
 #: Where the shots of the prodige and grimoire switches are measured.
 TIER, DISTANCE = 2, 2
@@ -235,7 +234,8 @@ _VIEWS = {
 #: default; the designer chooses N (:data:`MATCH_RANGE`), the bots and the teams.
 MATCHES, SEED, BOTS_PLAYING, TEAMS = 200, 1, ("greedy", "greedy"), ("perrockiss", "fish-tank")
 MATCH_RANGE = (200, 10_000)
-BOT_CHOICES = [(label, name) for name, label in BOTS.items()]  # « facile », « normal », « fort »
+#: The ladder, weakest first, then the bots off it (« hasard »).
+BOT_CHOICES = [(BOTS[name], name) for name in (*LADDER, *(n for n in BOTS if n not in LADDER))]
 TEAM_CHOICES = [(preset.name, key) for key, preset in PRESET_TEAMS.items()]
 
 
@@ -316,12 +316,15 @@ def _luck_text(comparison: Comparison, css: str) -> str:
     if luck is None or not any(luck.betas):  # too few matches to fit it: nothing to add
         return ""
     gain = comparison.luck_gain
-    narrower = (
-        f"un intervalle {decimal(gain, 1)} fois plus étroit que celui de deux séries de "
-        "matchs indépendantes"
-        if gain != float("inf")
-        else "sans incertitude"
-    )
+    if comparison.identical:
+        narrower = "identique à la lecture par défaut"
+    elif gain != float("inf"):
+        narrower = (
+            f"un intervalle {decimal(gain, 1)} fois plus étroit que celui de deux séries de "
+            "matchs indépendantes"
+        )
+    else:
+        narrower = "sans incertitude"
     return (
         "<p>La même différence, corrigée de la chance aux dés (chaque jet pesé par ce "
         "qu’il mettait en jeu ; une correction nulle en moyenne) : "
@@ -349,7 +352,8 @@ def coverage_html(field: str, comparison: Comparison) -> str:
             "diffèrent ; aucun effet ne peut être mesuré (ce n’est pas un effet nul).</p>"
         )
     return french(
-        f"<p>Matchs où la règle a joué : <b class='{css}'>{integer(rule.matches)}</b> sur "
+        f"<p>Matchs où la règle a joué ({SWITCHES[field].played}) : "
+        f"<b class='{css}'>{integer(rule.matches)}</b> sur "
         f"{integer(rule.total)} ({_times(rule.first)} avec la lecture par défaut, "
         f"{_times(rule.second)} avec la variante).</p>"
     )
@@ -502,12 +506,14 @@ class VariantSwitch(w.VBox):
     on the numbers, and the button that measures their effect on who wins."""
 
     def __init__(self, field: str, matches: int = MATCHES) -> None:
-        if field not in _VIEWS:
-            raise ValueError(f"unknown rules variant {field!r}; choose one of {sorted(_VIEWS)}")
+        if field not in SWITCHES:
+            raise ValueError(f"unknown rules variant {field!r}; choose one of {list(SWITCHES)}")
         self.field = field
-        label = f"Variante ({VARIANT_RULINGS[field]})"
+        label = f"Variante ({SWITCHES[field].ruling})"
         default = getattr(DEFAULT_RULES, field)
-        self.reading = c.dropdown(label, READINGS[field], default, f"akvo-variant-{field}")
+        switch = SWITCHES[field]
+        readings = [(switch.reading(option), option) for option in switch.options]
+        self.reading = c.dropdown(label, readings, default, f"akvo-variant-{field}")
         self.result = c.html("akvo-odds")
         self.wins = WinRates(field, matches)
         self.rules = DEFAULT_RULES
@@ -517,7 +523,36 @@ class VariantSwitch(w.VBox):
 
     def _update(self, _change: Any = None) -> None:
         self.rules = DEFAULT_RULES.with_(**{self.field: self.reading.value})
-        self.result.value = _VIEWS[self.field](self.rules)
+        view = _VIEWS.get(self.field)
+        self.result.value = view(self.rules) if view else reading_html(self.field, self.rules)
+
+
+def reading_html(field: str, rules: RulesConfig) -> str:
+    """The view of a switch without numbers of its own on this page: the reading chosen
+    and when the rule comes into play, from the registry."""
+    switch = SWITCHES[field]
+    chosen = switch.reading(getattr(rules, field))
+    return french(
+        f"<p>Lecture choisie ({switch.ruling}) : <b class='akvo-variant-{field}-reading'>"
+        f"{chosen}</b>. Le laboratoire compte les moments où elle joue : {switch.played}.</p>"
+    )
+
+
+def other_switches(*shown: str) -> w.VBox | Markdown:
+    """Every switch of the registry the page has not shown yet (``shown``; by default those
+    with a view of their own above, :data:`_VIEWS`), each with its live view: a switch added
+    to :data:`akvo.switches.SWITCHES` appears here by itself."""
+    shown = shown or tuple(_VIEWS)
+    unknown = [field for field in shown if field not in SWITCHES]
+    if unknown:
+        raise ValueError(f"unknown rules variants {unknown}; choose among {list(SWITCHES)}")
+    others = [field for field in SWITCHES if field not in shown]
+    if not others:
+        return _md(
+            f"Toutes les variantes que le moteur sait jouer ({len(SWITCHES)}) sont "
+            "présentées ci-dessus."
+        )
+    return w.VBox([VariantSwitch(field) for field in others])
 
 
 def _md(text: str) -> Markdown:

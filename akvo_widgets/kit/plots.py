@@ -44,3 +44,105 @@ def heatmap_figure(
     )
     figure.add_class(css_class)
     return heatmap, colours, figure
+
+
+def _figure(
+    marks: list[Any], axes: list[bq.Axis], css_class: str, height: str, left: int = 55
+) -> bq.Figure:
+    figure = bq.Figure(
+        marks=marks,
+        axes=axes,
+        fig_margin={"top": 10, "bottom": 45, "left": left, "right": 10},
+        display_toolbar=False,  # its icons come from a CDN font; zoom has no use here
+        layout=w.Layout(width="100%", max_width="36em", height=height),
+    )
+    figure.add_class(css_class)
+    return figure
+
+
+def error_bar_figure(
+    labels: list[str],
+    estimates: list[float],
+    lows: list[float],
+    highs: list[float],
+    *,
+    y_label: str,
+    css_class: str,
+    height: str = "260px",
+    tick_format: str = "d",
+) -> bq.Figure:
+    """One point per label with its interval drawn as a vertical bar (bqplot has no error
+    bar mark: one two-point line per label)."""
+    x_scale = bq.OrdinalScale(domain=labels)
+    span = max(highs) - min(lows) if labels else 1.0
+    pad = 0.08 * span if span > 0 else 1.0
+    y_scale = bq.LinearScale(min=float(min(lows) - pad), max=float(max(highs) + pad))
+    scales = {"x": x_scale, "y": y_scale}
+    bars = bq.Lines(
+        x=np.array([[label, label] for label in labels]),
+        y=np.array([[low, high] for low, high in zip(lows, highs, strict=True)], dtype=float),
+        scales=scales,
+        colors=["#1f77b4"],
+        stroke_width=3,
+    )
+    points = bq.Scatter(
+        x=np.array(labels), y=np.array(estimates, dtype=float), scales=scales, colors=["#d62728"]
+    )
+    axes = [
+        bq.Axis(scale=x_scale),
+        bq.Axis(scale=y_scale, orientation="vertical", label=y_label, tick_format=tick_format),
+    ]
+    return _figure([bars, points], axes, css_class, height)
+
+
+def lines_figure(
+    x: list[float],
+    series: list[list[float]],
+    names: list[str],
+    *,
+    x_label: str,
+    y_label: str,
+    css_class: str,
+    y_range: tuple[float, float] | None = None,
+    diagonal: bool = False,
+    markers: bool = False,
+    height: str = "260px",
+) -> bq.Figure:
+    """Several series over one x axis, with a legend; ``diagonal`` adds the dashed line
+    y = x over ``y_range`` (a reliability curve's perfect calibration)."""
+    bounds = {} if y_range is None else {"min": y_range[0], "max": y_range[1]}
+    y_scale = bq.LinearScale(**bounds)
+    x_scale = bq.LinearScale(**bounds) if diagonal else bq.LinearScale()
+    scales = {"x": x_scale, "y": y_scale}
+    colours = ["#1f77b4", "#ff7f0e", "#2ca02c"]
+    marks: list[Any] = []
+    if diagonal and y_range is not None:
+        marks.append(
+            bq.Lines(
+                x=np.array(y_range, dtype=float),
+                y=np.array(y_range, dtype=float),
+                scales=scales,
+                colors=["#888888"],
+                line_style="dashed",
+                labels=["calibration parfaite"],
+                display_legend=True,
+            )
+        )
+    marks.append(
+        bq.Lines(
+            x=np.array(x, dtype=float),
+            y=np.array(series, dtype=float),
+            scales=scales,
+            colors=colours[: len(series)],
+            labels=names,
+            display_legend=True,
+            marker="circle" if markers else None,
+        )
+    )
+    axes = [
+        bq.Axis(scale=x_scale, label=x_label),
+        bq.Axis(scale=y_scale, orientation="vertical", label=y_label),
+    ]
+    figure = _figure(marks, axes, css_class, height)
+    figure.legend_location = "top-right" if not diagonal else "top-left"
+    return figure

@@ -7,7 +7,7 @@ import re
 
 from akvo.lab import simulate
 from akvo_widgets.design.lab import DISTINCT_TEAMS, Lab, RoundRobin, lab_example
-from akvo_widgets.text.formatting import percent
+from akvo_widgets.text.formatting import french, percent
 
 
 def test_nothing_runs_before_the_click() -> None:
@@ -62,12 +62,16 @@ def test_worked_example_quotes_the_simulation() -> None:
 
 def test_the_lab_offers_every_variant_of_the_engine_and_french_bot_names() -> None:
     from akvo.config import CHOICES
+    from akvo.switches import SWITCHES
 
     lab = Lab(matches=10, seed=2)
     assert list(lab.variants) == list(CHOICES)
     for field, box in lab.variants.items():
         assert [value for _label, value in box.options] == list(CHOICES[field])
-    assert [label for label, _ in lab.bot_a.options] == ["facile", "normal", "fort"]
+    labels = [label for label, _ in lab.bot_a.options]
+    assert labels == ["débutant", "facile", "normal", "fort", "expert", "hasard"]
+    for field, box in lab.variants.items():  # the registry's French readings
+        assert [label for label, _ in box.options] == [french(r) for r in SWITCHES[field].readings]
     lab.variants["grimoire"].value = "swapped"
     lab.variants["rune_u"].value = "names_only"
     results = lab.run()
@@ -141,3 +145,25 @@ def test_the_balance_section_shows_the_reports_numbers() -> None:
     assert payload is not None
     assert base64.b64decode(payload.group(1)).decode() == report.to_csv()
     assert "Terminé" in balance.status.text.value
+    # 2 matches per pair: no ranking, the teams in the report's order, the caveats shown
+    assert not report.ranked and report.caveat is not None
+    shown_order = re.findall(r'class="akvo-lab-balance-team-([^"]+)"', balance.teams_table.value)
+    assert (
+        shown_order == [t.team for t in report.ranking()] == [t.team for t in report.team_results]
+    )
+    assert "akvo-lab-balance-caveat" in balance.teams_table.value
+    assert "non classées" in balance.teams_table.value
+    assert report.effects_caveat is not None
+    assert "akvo-lab-balance-effects-caveat" in balance.items_table.value
+
+
+def test_teams_with_the_same_list_read_as_one_row() -> None:
+    from akvo.lab.stats import Interval
+    from akvo.lab.tournament import TeamResult
+    from akvo.rules import DUPLICATED_PRESETS
+    from akvo_widgets.design.lab import short_name, team_label
+
+    team = TeamResult(
+        DUPLICATED_PRESETS[0], 4, 2, 0, 2, Interval(0.5, 0.2, 0.8), DUPLICATED_PRESETS
+    )
+    assert team_label(team) == " = ".join(short_name(k) for k in DUPLICATED_PRESETS)

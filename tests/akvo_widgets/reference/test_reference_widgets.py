@@ -322,11 +322,18 @@ def test_win_rates_take_the_designers_n_bots_and_teams_and_export_every_match() 
     wins = variants.WinRates("weather")
     settings = wins._settings()
     assert (settings["matches"].min, settings["matches"].max) == variants.MATCH_RANGE
-    assert [label for label, _ in settings["bot_a"].options] == ["facile", "normal", "fort"]
+    assert [label for label, _ in settings["bot_a"].options] == [
+        "débutant",
+        "facile",
+        "normal",
+        "fort",
+        "expert",
+        "hasard",
+    ]
     settings["matches"].value = 200
     settings["bot_b"].value = "random"
     settings["team_a"].value = "pink-star"
-    assert "un bot «\u00a0normal\u00a0» (A) et un bot «\u00a0facile\u00a0» (B)" in wins.intro.value
+    assert "un bot «\u00a0normal\u00a0» (A) et un bot «\u00a0hasard\u00a0» (B)" in wins.intro.value
     comparison = wins.run()
     options = {"n": 200, "seed": variants.SEED, "workers": 0}
     teams, bots = ("pink-star", "fish-tank"), ("greedy", "random")
