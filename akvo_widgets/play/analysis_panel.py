@@ -6,7 +6,9 @@ each side's rating (class and mean loss per decision) and luck (« résultat = n
 départ + chance + habileté »), the win-chance curve with the flagged moves marked, the
 annotated move list (?!, ?, ?? inline and the luck of every roll), and one button per
 flagged move that jumps the board there and opens the table of every option's win chance.
-A verdict left « incertain » has « Analyser plus finement » (:func:`akvo.coach.refine`).
+A verdict left « incertain » has « Analyser plus finement » (:func:`akvo.coach.refine`);
+« Jouer l'autre option d'ici » opens the match page at the position before a flagged move;
+« Garder les erreurs de A/B » makes them exercises (:mod:`.mistakes`).
 The review runs in a daemon thread in the kernel (the page stays usable meanwhile).
 """
 
@@ -30,10 +32,14 @@ from akvo_widgets.text.formatting import NBSP, french
 
 from .keeper import MatchKeeper
 from .mistakes import MISTAKES_KEY, keep_mistakes
+from .records import record_json
 from .valued import PAGE_SEED
 
 #: The review's budget on the page: ``akvo analyse``'s default.
 PAGE_BUDGET: Final = DEFAULT_BUDGET
+#: The match page and its slot in the browser (game.py's ``MatchKeeper(key=...)``).
+MATCH_PAGE: Final = "jouer-un-match.ipynb"
+MATCH_SLOT: Final = "jouer-un-match"
 #: The move list's height before it scrolls.
 MOVES_HEIGHT: Final = "22em"
 
@@ -175,6 +181,15 @@ class AnalysisPanel(widgets.VBox):  # type: ignore[misc]
         self.moves.layout.max_height = MOVES_HEIGHT
         self.moves.layout.overflow_y = "auto"
         self.keeper = MatchKeeper(key=MISTAKES_KEY)
+        self.match_keeper = MatchKeeper(key=MATCH_SLOT)
+        self.play_button = widgets.Button(
+            description="Jouer l’autre option d’ici", layout=widgets.Layout(width="auto")
+        )
+        self.play_button.add_class("akvo-replay-play-from")
+        self.play_button.on_click(lambda _: self.play_from_shown())
+        self.play_button.layout.display = "none"
+        self.play_link = widgets.HTML()
+        self.play_link.add_class("akvo-replay-play-link")
         self.keep_buttons = [
             widgets.Button(
                 description=f"Garder les erreurs de {side} comme exercices",
@@ -204,10 +219,13 @@ class AnalysisPanel(widgets.VBox):  # type: ignore[misc]
                 self.flagged,
                 self.explanation,
                 self.refine_button,
+                self.play_button,
+                self.play_link,
                 self.keep_row,
                 self.kept_message,
                 self.moves,
                 self.keeper,
+                self.match_keeper,
             ]
         )
         self.add_class("akvo-replay-analysis")
@@ -222,8 +240,8 @@ class AnalysisPanel(widgets.VBox):  # type: ignore[misc]
         self.review = None
         self.shown = None
         self.note.value = self.explanation.value = self.sides.value = self.moves.value = ""
-        self.kept_message.value = ""
-        self.keep_row.layout.display = "none"
+        self.kept_message.value = self.play_link.value = ""
+        self.keep_row.layout.display = self.play_button.layout.display = "none"
         self.flagged.children = []
         self.figure.layout.display = self.progress.layout.display = "none"
         self.refine_button.layout.display = "none"
@@ -308,6 +326,23 @@ class AnalysisPanel(widgets.VBox):  # type: ignore[misc]
         why = french(row.explanation().replace("'", "’"))
         self.explanation.value = f'<p class="akvo-replay-why">{escape(why)}</p>{options_table(row)}'
         self.refine_button.layout.display = None if row.verdict == UNSURE else "none"
+        self.play_button.layout.display = None
+        self.play_link.value = ""
+
+    def play_from_shown(self) -> None:
+        """« Jouer l'autre option d'ici »: the position before the move shown goes to the
+        match page's slot in this browser (:class:`.keeper.MatchKeeper`, the slot
+        « Jouer un match » reads on opening: the kept match is shown there), and a link
+        opens that page."""
+        if self.review is None or self.shown is None:
+            return
+        state = self.review.position(self.shown)
+        self.match_keeper.to_store = record_json(state)
+        self.play_link.value = (
+            f'<p role="status"><a class="akvo-replay-play-open" href="{MATCH_PAGE}" '
+            'target="_self">Ouvrir « Jouer un match » à cette position</a> (elle remplace le '
+            "match gardé dans ce navigateur, s’il y en avait un).</p>"
+        )
 
     def refine_shown(self, wait: bool = False) -> None:
         """« Analyser plus finement »: the decision shown valued again with twice the

@@ -2,13 +2,15 @@
 
 The engine speaks short English action strings (``shoot surfeur``, ``rune P``); the pages
 show a French sentence per action. Character, Ultime and rune names come from
-:mod:`akvo.rules` and :mod:`akvo.match.board`, never retyped here.
+:mod:`akvo.rules` and :mod:`akvo.match.board`, never retyped here; shots, Ultimes, runes,
+rerolls are worded by :func:`akvo.coach.words.action_words`, the coach's own phrases.
 """
 
 from __future__ import annotations
 
+from akvo.coach.words import action_words, capitalised
 from akvo.match import MatchState
-from akvo.match.board import CHAR_LABELS, CHAR_NAMES, SIDE_NAMES
+from akvo.match.board import CHAR_LABELS, CHAR_NAMES
 from akvo.rules import CHARACTERS, rune
 
 from .formatting import french
@@ -55,14 +57,6 @@ def ultime_of(name: str) -> str:
     return CHARACTERS[CHAR_NAMES.index(name)].ultime.name
 
 
-def _ultime_holder(ultime: str) -> str:
-    for name in CHAR_NAMES:
-        folded = ultime_of(name).lower().replace("é", "e")
-        if folded == ultime:
-            return name
-    raise ValueError(f"unknown Ultime {ultime!r}")
-
-
 def rune_label(state: MatchState, letter: str) -> str:
     found = rune(letter, state.rules)
     category = found.category.label
@@ -104,40 +98,29 @@ def action_label(state: MatchState, action: str) -> str:
     return french(_raw_label(state, action))
 
 
+#: The verbs whose label is :func:`akvo.coach.words.action_words`' phrase, capitalised (the
+#: coach's explanations and the buttons then name these actions alike); the others keep a
+#: button's shorter wording (the orders' grid, « Pas de rune », « Avancer de 2 cases »…).
+WORDS_VERBS = frozenset({"shoot", "ultime", "reroll", "move", "recover"})
+
+
 def _raw_label(state: MatchState, action: str) -> str:
     if action in _FIXED:
         return _FIXED[action]
     verb, _, rest = action.partition(" ")
+    if verb in WORDS_VERBS or (verb == "rune" and " " not in rest):
+        side = state.side if state.side in (0, 1) else 0
+        return capitalised(action_words(action, side, state.rules))
     if verb == "orders":
         return "Ordres : " + orders_label(rest)
     if verb == "activate":
         return f"Activer {unit(rest)}"
-    if verb == "ultime":
-        return f"Déclarer l’Ultime {ultime_of(_ultime_holder(rest))}"
     if verb == "rune" and " " in rest:
         letter, name = rest.split()
         return f"Jouer la {rune_label(state, letter)} : rendre {ultime_of(name)}"
-    if verb == "rune":
-        return f"Jouer la {rune_label(state, rest)}"
     if verb == "advance":
         return f"Avancer de 2 cases avec la {rune_label(state, rest.lstrip('+'))}"
     if verb == "rouleau":  # variant rouleau_mouvement (R20)
         letter = rest.lstrip("+")
         return f"Déclarer Rouleau avec la {rune_label(state, letter)} : avancer de 2 cases"
-    if verb == "move":
-        return f"Jouer la {rune_label(state, rest)} : avancer d’une case, puis tirer"
-    if verb == "recover":
-        return f"Récupérer la {rune_label(state, rest)}"
-    if verb == "reroll":
-        return f"Relancer le dé n°\u00a0{rest}"
-    if verb == "shoot":
-        return _shot_label(state, rest)
     return action
-
-
-def _shot_label(state: MatchState, rest: str) -> str:
-    target, _, souffle = rest.partition(" ")
-    enemy = SIDE_NAMES[1 - state.side] if state.side in (0, 1) else ""
-    what = "le coffre" if target == "chest" else f"le {character(target)} de {enemy}"
-    boost = f" avec {ultime_of('pedalair')}" if souffle else ""
-    return f"Tirer sur {what}{boost}"

@@ -82,3 +82,23 @@ def test_an_exercises_file_round_trips_and_a_hostile_one_changes_nothing(
     assert box.keeper.to_store == before and "rien n’a changé" in box.summary.value
     box.import_bytes(b"\xff\xfe")
     assert box.keeper.to_store == before
+
+
+def test_play_the_other_option_hands_the_position_to_the_match_page(reviewed: Review) -> None:
+    """« Jouer l'autre option d'ici »: the position before the flagged move goes to the
+    match page's slot; the match page opened on that slot continues from it."""
+    from akvo_widgets.play.analysis_panel import MATCH_PAGE
+    from akvo_widgets.play.game import MatchGame
+
+    jumped: list[int] = []
+    panel = AnalysisPanel(lambda: reviewed.record, jumped.append)
+    panel.show(reviewed)
+    panel.show_move(3)
+    assert jumped == [3] and panel.play_button.layout.display is None
+    panel.play_from_shown()
+    stored = json.loads(panel.match_keeper.to_store)
+    assert stored["actions"] == reviewed.record["actions"][:2]
+    assert f'href="{MATCH_PAGE}"' in panel.play_link.value
+    game = MatchGame(seed=1, human=1, estimates=False)
+    game.keeper.saved = panel.match_keeper.to_store  # what the browser hands back
+    assert game.state.record()["actions"] == reviewed.position(3).record()["actions"]
