@@ -65,17 +65,14 @@ def intervals_table(compared: ReadingsComparison) -> str:
                 c.cell(french(side.label)),
                 c.cell(f"<b>{signed(i.estimate)}</b>", f"akvo-compare-{side.key}"),
                 c.cell(
-                    french(
-                        f"<span style='white-space:nowrap'>de {signed(i.low)} "
-                        f"à {signed(i.high)}</span>"
-                    ),
-                    f"akvo-compare-{side.key}-interval",
+                    f"<span class='akvo-compare-{side.key}-interval' style='white-space:nowrap'>"
+                    + french(f"de {signed(i.low)} à {signed(i.high)}")
+                    + f"</span><br><small>±{decimal(side.half_width, 3)}</small>"
                 ),
-                c.cell(f"±{decimal(side.half_width, 3)}"),
                 c.cell(gain, f"akvo-compare-{side.key}-gain"),
             ]
         )
-    header = ["Intervalle", "Différence", "À 95 %", "Demi-largeur", "Plus étroit"]
+    header = ["Intervalle", "Différence", "À 95 %", "Plus étroit"]
     return "<div style='overflow-x:auto'>" + french(c.table(header, rows)) + "</div>"
 
 
@@ -160,7 +157,11 @@ class CompareReadings(w.VBox):
         self.matches.step = 10
         self.seed = seed
         self.button = c.button(
-            "Comparer les deux lectures", "akvo-compare-run", self.run, button_style="primary"
+            "Comparer les deux lectures",
+            "akvo-compare-run",
+            self.run,
+            button_style="primary",
+            layout=w.Layout(width="auto", max_width="100%"),
         )
         self.status = RunStatus("akvo-compare", "Aucune comparaison lancée.")
         self.progress = self.status.bar

@@ -30,6 +30,8 @@ from akvo_widgets.text.formatting import decimal, french, integer, percent
 LADDER_FILE: Final = Path(__file__).resolve().parent / "ladder.json"
 
 MINUS = "\u2212"
+#: The plots' colours (:func:`akvo_widgets.kit.plots.lines_figure`), for the keys above them.
+BLUE, ORANGE, GREY = "#1f77b4", "#ff7f0e", "#888888"
 
 
 def load_ladder(path: Path = LADDER_FILE) -> tuple[LadderReport, str]:
@@ -54,7 +56,11 @@ def elo_table(report: LadderReport) -> str:
         [
             c.cell(f"« {BOTS[name]} »"),
             c.cell(elo_text(r.estimate), f"akvo-ladder-elo-{name}"),
-            c.cell(_between(elo_text(r.low), elo_text(r.high))),
+            c.cell(
+                "référence"
+                if r.low == r.high == r.estimate
+                else _between(elo_text(r.low), elo_text(r.high))
+            ),
         ]
         for name, r in report.elo.items()
     ]
@@ -62,7 +68,9 @@ def elo_table(report: LadderReport) -> str:
 
 
 def _share(interval: Interval) -> tuple[str, str]:
-    return percent(interval.estimate), _between(percent(interval.low), percent(interval.high))
+    """``66,7 %`` and ``de 39,1 à 86,2 %`` (short enough for a phone's column)."""
+    low, high = decimal(100 * interval.low, 1), decimal(100 * interval.high, 1)
+    return percent(interval.estimate), _between(low, f"{high}\u00a0%")
 
 
 def pairings_table(report: LadderReport) -> str:
@@ -75,13 +83,13 @@ def pairings_table(report: LadderReport) -> str:
         wins, wins_range = _share(p.win_rate)
         rows.append(
             [
-                c.cell(french(f"« {BOTS[p.first]} » contre « {BOTS[p.second]} »")),
+                c.cell(f"{BOTS[p.first]}<br><small>contre</small> {BOTS[p.second]}"),
                 c.cell(integer(len(p.deal_points))),
                 c.cell(f"<b>{points}</b><br><small>{points_range}</small>"),
                 c.cell(f"<b>{wins}</b><br><small>{wins_range}</small>"),
             ]
         )
-    header = ["Rencontre", "Donnes", "Points du premier", "Victoires du premier"]
+    header = ["Rencontre", "Donnes", "Points", "Victoires"]
     return "<div style='overflow-x:auto'>" + french(c.table(header, rows)) + "</div>"
 
 
@@ -121,7 +129,8 @@ class LadderView(w.VBox):
             f"{integer(self.report.deals)} {'donne' if self.report.deals < 2 else 'donnes'} "
             "par rencontre, chacune jouée deux fois, "
             "les bots échangeant leurs places sur les mêmes dés. Elo de Bradley–Terry, "
-            "« normal » à 0.</p>"
+            "« normal » à 0. Dans chaque rencontre, les points (victoire 1, nul ½) et "
+            "les victoires sont ceux du premier bot nommé.</p>"
             + (f"<p class='akvo-ladder-caveat'><b>Attention</b> : {caveat}</p>" if caveat else "")
         )
         self.elo = c.html("akvo-table", "akvo-ladder-elo")
@@ -155,6 +164,16 @@ def calibration_text(curve: Calibration) -> str:
     )
 
 
+def key_html(entries: list[tuple[str, str]], css: str) -> str:
+    """A plot's legend above it (bqplot's would cover the curves): colour, then name."""
+    items = " ".join(
+        f"<span style='white-space:nowrap;margin-right:1em'>"
+        f"<span style='color:{colour}'>●</span> {name}</span>"
+        for colour, name in entries
+    )
+    return f"<div class='{css}'>{items}</div>"
+
+
 class EvaluationView(w.VBox):
     """The shipped evaluation's learning curve and reliability curve."""
 
@@ -184,6 +203,14 @@ class EvaluationView(w.VBox):
             markers=True,
             height="300px",
         )
+        self.learning_key = c.html("akvo-eval-learning-key")
+        self.learning_key.value = key_html(
+            [(BLUE, "entraînement"), (ORANGE, "positions mises de côté")], "akvo-key"
+        )
+        self.reliability_key = c.html("akvo-eval-reliability-key")
+        self.reliability_key.value = key_html(
+            [(BLUE, "observé"), (GREY, "calibration parfaite (diagonale)")], "akvo-key"
+        )
         self.learning_text = c.html("akvo-eval-learning-text")
         self.learning_text.value = curve_text(curve)
         self.reliability_text = c.html("akvo-eval-reliability-text")
@@ -191,7 +218,14 @@ class EvaluationView(w.VBox):
         super().__init__(
             [
                 c.panel(
-                    [self.learning, self.learning_text, self.reliability, self.reliability_text],
+                    [
+                        self.learning_key,
+                        self.learning,
+                        self.learning_text,
+                        self.reliability_key,
+                        self.reliability,
+                        self.reliability_text,
+                    ],
                     "akvo-eval",
                 )
             ]

@@ -108,7 +108,8 @@ def lines_figure(
     markers: bool = False,
     height: str = "260px",
 ) -> bq.Figure:
-    """Several series over one x axis, with a legend; ``diagonal`` adds the dashed line
+    """Several series over one x axis (the page shows their key, a legend inside would
+    cover the curves); ``diagonal`` adds the dashed line
     y = x over ``y_range`` (a reliability curve's perfect calibration)."""
     bounds = {} if y_range is None else {"min": y_range[0], "max": y_range[1]}
     y_scale = bq.LinearScale(**bounds)
@@ -124,8 +125,6 @@ def lines_figure(
                 scales=scales,
                 colors=["#888888"],
                 line_style="dashed",
-                labels=["calibration parfaite"],
-                display_legend=True,
             )
         )
     marks.append(
@@ -135,7 +134,6 @@ def lines_figure(
             scales=scales,
             colors=colours[: len(series)],
             labels=names,
-            display_legend=True,
             marker="circle" if markers else None,
         )
     )
@@ -143,6 +141,4 @@ def lines_figure(
         bq.Axis(scale=x_scale, label=x_label),
         bq.Axis(scale=y_scale, orientation="vertical", label=y_label),
     ]
-    figure = _figure(marks, axes, css_class, height)
-    figure.legend_location = "top-right" if not diagonal else "top-left"
-    return figure
+    return _figure(marks, axes, css_class, height)

@@ -33,8 +33,10 @@ def test_two_readings_on_the_same_seeds() -> None:
     assert shown.comparison.delta == expected.comparison.delta
     for side in expected.intervals:
         low, high = side.interval.low, side.interval.high
-        cell = _cell(widget.intervals.value, f"akvo-compare-{side.key}-interval")
-        assert cell == f"de {signed(low)} à {signed(high)}"
+        span = re.search(
+            rf"class='akvo-compare-{side.key}-interval'[^>]*>([^<]*)<", widget.intervals.value
+        )
+        assert span is not None and span.group(1) == french(f"de {signed(low)} à {signed(high)}")
     assert seen[-1] == 20 and widget.progress.max == 20  # both readings on one bar
     assert [list(map(int, row)) for row in widget._bars.y] == [
         list(d.score_differences) for d in expected.distributions
