@@ -16,7 +16,6 @@ import ipywidgets as widgets
 
 from akvo.coach import decision_values
 from akvo.coach.valuation import Valuation
-from akvo.coach.words import capitalised
 from akvo.errors import AkvoError
 from akvo.match import MatchState, Phase, new_match
 from akvo.match.board import SIDE_NAMES
@@ -31,7 +30,6 @@ from akvo_widgets.board.view import (
 )
 from akvo_widgets.kit import controls as c
 from akvo_widgets.kit.file_picker import FilePicker
-from akvo_widgets.text.formatting import french
 
 from .coach import value_text
 from .decisions import ACTION_CLASS, ActionButtons, OrdersComposer
@@ -39,7 +37,15 @@ from .keeper import MatchKeeper
 from .opponents import Bot, bot_choices, default_bot, make_opponent
 from .records import MAX_BYTES, RecordError, download_link, load_record, record_json
 from .refusals import move_refusal
-from .valued import method_note, option_texts, options_html, page_valuation, suggestion_sentence
+from .valued import (
+    ORDERS_SHOWN,
+    method_note,
+    option_texts,
+    options_html,
+    page_valuation,
+    reason_words,
+    suggestion_sentence,
+)
 
 HOT_SEAT = "hot seat"
 HOT_SEAT_LABEL = "Deux joueurs, même écran"
@@ -79,23 +85,26 @@ STYLE = """<style>
   .akvo-play-sheet button.akvo-play-action { font-size: 13px; min-height: 2em; margin: 1px 0;
     padding-top: 0.2em; padding-bottom: 0.2em; line-height: 1.2; }
   .akvo-play-sheet .akvo-play-orders-summary { display: none; }
-  .akvo-play-sheet .akvo-play-orders .widget-inline-hbox { flex-wrap: nowrap; margin: 1px 0;
-    min-height: 0; }
-  .akvo-play-sheet .akvo-play-orders .widget-inline-hbox > .widget-label {
-    width: 6.5em !important; margin: 0; flex: none; font-size: 13px; }
-  .akvo-play-sheet .akvo-play-orders .widget-toggle-button { font-size: 13px;
+  .akvo-play-sheet > .widget-html:has(> .widget-html-content:empty) { display: none; }
+  .akvo-play-sheet > .widget-html { min-height: 0; }
+  .akvo-play-sheet .akvo-play-orders .widget-toggle-buttons { display: flex;
+    flex-wrap: nowrap !important;
+    align-items: center; margin: 1px 0; min-height: 0; }
+  .akvo-play-sheet .akvo-play-orders .widget-toggle-buttons > .widget-label {
+    width: 6.5em !important; margin: 0 !important; flex: none; font-size: 13px; }
+  .akvo-play-sheet .akvo-play-orders .widget-toggle-button { font-size: 13px; height: auto;
     min-height: 1.9em; padding: 0 0.4em; }
-  .akvo-play-sheet .akvo-play-order-ship.widget-inline-hbox { flex-wrap: wrap; }
-  .akvo-play-sheet .akvo-play-order-ship .widget-toggle-buttons { display: grid;
-    grid-template-columns: 1fr 1fr; gap: 2px; width: 100%; }
-  .akvo-play-sheet .akvo-play-order-ship .widget-toggle-button { width: auto;
-    font-size: 12px; line-height: 1.15; margin: 0; }
+  .akvo-play-sheet .akvo-play-order-ship > div { display: grid; flex: 1 1 auto;
+    grid-template-columns: 1fr 1fr; gap: 2px; }
+  .akvo-play-sheet .akvo-play-order-ship .widget-toggle-button { width: auto !important;
+    font-size: 12px; line-height: 1.15; margin: 0; white-space: normal; }
+  .akvo-play .akvo-board-compact { flex: none !important; }
   .akvo-play .akvo-board-compact .akvo-board-details { display: none; }
   .akvo-play .akvo-board-compact .akvo-board-status { font-size: 12px; }
   .akvo-play .akvo-board-compact .akvo-board-legend { margin: 0; }
   .akvo-play .akvo-board-compact .akvo-board-legend > summary { padding: 0; }
   .akvo-play .akvo-board-compact .akvo-board-figure svg {
-    max-height: max(28dvh, calc(100dvh - var(--akvo-sheet-height, 45dvh) - 4.5em)); }
+    max-height: max(28dvh, calc(100dvh - var(--akvo-sheet-height, 45dvh) - 7em)); }
 }
 </style>"""
 
@@ -228,7 +237,16 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
         files.layout.flex_flow = "row wrap"
         files.add_class("akvo-play-files")
         self.sheet = sheet(self.status, self.result, self.prompt, self.decisions)
-        side = widgets.VBox([self.sheet, self.coach_switch, self.advice, self.message, self.dice])
+        side = widgets.VBox(
+            [
+                self.sheet,
+                self.coach_switch,
+                self.advice,
+                self.orders_chances,
+                self.message,
+                self.dice,
+            ]
+        )
         side.layout.min_width = "18em"
         side.layout.flex = "1 1 20em"
         side.add_class("akvo-play-side")
@@ -299,11 +317,11 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
         self._focus_first_option()
 
     def _focus_first_option(self) -> None:
-        """Focus on the decision's first option (the first order token at the orders), so
-        that the keyboard goes on where the eyes are."""
+        """Focus on the decision's first option (« Valider les ordres » at the orders, the
+        tokens just before it), so that the keyboard goes on where the eyes are."""
         first = self.decisions.children[0] if self.decisions.children else None
         if isinstance(first, OrdersComposer):
-            first = first.lanes[0]
+            first = first.confirm  # a toggle takes no focus from the kernel: Shift+Tab
         if first is not None:
             first.focus()
 
@@ -451,7 +469,7 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
             self.decisions.children = [self.composer]
             if coaching and self.estimates:
                 self._show_orders(state, None)
-                self.decisions.children = [self.composer, self.estimate_orders, self.orders_chances]
+                self.decisions.children = [self.composer, self.estimate_orders]
         else:
             texts: dict[str, str] = {}
             if coaching:
@@ -463,7 +481,7 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
             self.buttons = self.action_buttons.show(state, texts)
             for action, button in self.buttons.items():
                 worth = self._values[action] if self._values is not None else None
-                button.tooltip = french(capitalised(worth.reason)) if worth is not None else ""
+                button.tooltip = reason_words(worth) if worth is not None else ""
             self._labels = {a: b.description for a, b in self.buttons.items()}
             self.decisions.children = list(self.buttons.values())
 
@@ -478,7 +496,7 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
         values = page_valuation(state, None if mine is None else [mine])
         self._values = values
         self.advice.value = self._advice_html(state, values)
-        self.orders_chances.value = options_html(state, values, mine)
+        self.orders_chances.value = options_html(state, values, mine, ORDERS_SHOWN)
 
     def _estimate_orders(self) -> None:
         """The win chance of the reader's programme beside the candidates'."""

@@ -365,7 +365,7 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
         self._run_script()
         first = self.decisions.children[0] if self.decisions.children else None
         if isinstance(first, OrdersComposer):
-            first = first.lanes[0]
+            first = first.confirm  # a toggle takes no focus from the kernel
         if first is not None:
             first.focus()  # the keyboard goes on at the next step's first option
 
