@@ -82,16 +82,14 @@ def _check(seen: dict, decision: int) -> None:
     board, sheet = seen["board"], seen["sheet"]
     where = f"decision {decision}: {seen['prompt']!r}"
     assert seen["options"], where
-    assert 0 <= board["top"] and board["bottom"] <= sheet["top"] + 1, (where, board, sheet)
+    assert board["top"] >= 0 and board["bottom"] <= sheet["top"] + 1, (where, board, sheet)
     for option in seen["options"]:
         assert option["top"] >= board["bottom"] - 1, (where, "under the board", option)
         assert option["bottom"] <= height + 1 and option["right"] <= width + 1, (where, option)
     assert seen["saying"] == 1, (where, "the prompt is written", seen["saying"], "times")
 
 
-def test_a_whole_match_on_a_phone_needs_no_scrolling_to_decide(
-    phone: Page, base_url: str
-) -> None:
+def test_a_whole_match_on_a_phone_needs_no_scrolling_to_decide(phone: Page, base_url: str) -> None:
     open_widget_page(phone, base_url, "jouer-un-match.ipynb", ".akvo-play-opponent")
     phone.locator(".akvo-play-opponent select").select_option(label="Bot « hasard »")
     phone.locator(".akvo-play-coach-switch input").evaluate("box => box.click()")  # coach off
