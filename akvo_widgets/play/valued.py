@@ -24,6 +24,10 @@ from akvo_widgets.text.labels import action_label
 
 from .coach import value_text
 
+#: The clause of a reason that repeats the win chance (the option's line shows it already).
+CHANCE_CLAUSE: Final = "chance de gagner ensuite"
+#: At the orders, the candidates listed (best first) besides the reader's own programme.
+ORDERS_SHOWN: Final = 3
 #: The seed of the orders' rollouts on every page (the analysis's default too): the same
 #: position gets the same numbers on the match page, in the replay and in the analysis.
 PAGE_SEED: Final = 0
@@ -64,10 +68,24 @@ def option_texts(values: Valuation) -> dict[str, str]:
     return {worth.action: option_text(worth) for worth in values}
 
 
+def reason_words(worth: OptionWorth) -> str:
+    """The option's reason without the win chance its line already shows ("" if nothing
+    else): « Le Kitesurfeur de A a 47,6 % de chances de repousser… »."""
+    reason = worth.reason
+    cut = reason.lower().find(CHANCE_CLAUSE)
+    if cut >= 0:
+        reason = reason[:cut].rstrip(" ;")
+    return french(capitalised(reason)) if reason else ""
+
+
 def suggestion_sentence(state: MatchState, values: Valuation) -> str:
-    """The suggestion: the option with the best shown value, and why."""
+    """The suggestion: the option with the best shown value, its chance, and why."""
     best = values.best
-    return french(f"Conseil : {action_label(state, best.action)}. {capitalised(best.reason)}.")
+    why = reason_words(best)
+    return french(
+        f"Conseil : {action_label(state, best.action)} — {chance_words(best)}."
+        + (f" {why}." if why else "")
+    )
 
 
 def method_note(values: Valuation) -> str:
@@ -76,10 +94,9 @@ def method_note(values: Valuation) -> str:
     if values.method == "orders":
         rollouts = ORDER_ROLLOUTS_PER_BUDGET * values.budget
         return french(
-            f"Chance de gagner après chaque programme : {rollouts} parties simulées par paire "
-            "de programmes jusqu’à la fin du tour (mêmes dés pour tous), contre les "
-            "programmes probables de l’adversaire, puis l’évaluation apprise ; intervalle à "
-            f"95 % (± {margin} d’erreur de l’évaluation compris)."
+            f"Chances de gagner : {rollouts} fins de tour simulées par programme contre "
+            "chaque programme probable de l’adversaire (mêmes dés), puis l’évaluation "
+            f"apprise ; intervalle à 95 % (erreur de l’évaluation, ± {margin}, comprise)."
         )
     return french(
         "Chance de gagner après chaque choix : la suite de l’activation calculée sur tous "
@@ -88,10 +105,16 @@ def method_note(values: Valuation) -> str:
     )
 
 
-def options_html(state: MatchState, values: Valuation, chosen: str | None = None) -> str:
-    """Every option with its win chance and its reason, the best first (a ``<ul>``)."""
+def options_html(
+    state: MatchState, values: Valuation, chosen: str | None = None, most: int | None = None
+) -> str:
+    """Every option with its win chance and its reason, the best first (a ``<ul>``);
+    ``most``: only that many of the best, and ``chosen``, then how many more there were."""
     rows = []
-    for worth in sorted(values, key=lambda w: -w.p):
+    ranked = sorted(values, key=lambda w: -w.p)
+    shown = ranked if most is None else ranked[:most]
+    shown += [w for w in ranked if w.action == chosen and w not in shown]
+    for worth in shown:
         css = ["akvo-value-option"]
         mark = ""
         if worth.action == chosen:
@@ -99,12 +122,18 @@ def options_html(state: MatchState, values: Valuation, chosen: str | None = None
             mark = "✔ "
         if worth.action == values.suggestion:
             css.append("akvo-value-best")
+        why = reason_words(worth)
+        reason = f'<br><small class="akvo-value-reason">{escape(why)}</small>' if why else ""
         rows.append(
-            f'<li class="{" ".join(css)}">{mark}{escape(option_line(state, worth))}'
-            f'<br><small class="akvo-value-reason">{escape(french(capitalised(worth.reason)))}'
-            "</small></li>"
+            f'<li class="{" ".join(css)}">{mark}{escape(option_line(state, worth))}{reason}</li>'
         )
-    return f'<ul class="akvo-replay-option-list akvo-value-options">{"".join(rows)}</ul>'
+    more = len(ranked) - len(shown)
+    tail = (
+        f'<p class="akvo-value-more">{escape(french(f"… et {more} autres, moins bons."))}</p>'
+        if more
+        else ""
+    )
+    return f'<ul class="akvo-replay-option-list akvo-value-options">{"".join(rows)}</ul>{tail}'
 
 
 __all__ = [
@@ -117,5 +146,6 @@ __all__ = [
     "option_texts",
     "options_html",
     "page_valuation",
+    "reason_words",
     "suggestion_sentence",
 ]

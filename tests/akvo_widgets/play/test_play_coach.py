@@ -15,7 +15,6 @@ import pytest
 
 from akvo.coach import decision_values
 from akvo.coach.valuation import valuation
-from akvo.coach.words import capitalised
 from akvo.coach.words import percent as percent_words
 from akvo.match import MatchState, play_match
 from akvo.match.phases import Phase
@@ -25,7 +24,14 @@ from akvo_widgets.play.coach import small_points, value_text
 from akvo_widgets.play.decisions import OrdersComposer
 from akvo_widgets.play.game import HOT_SEAT, MatchGame, result_text
 from akvo_widgets.play.replay import step_html
-from akvo_widgets.play.valued import PAGE_SEED, option_line
+from akvo_widgets.play.valued import (
+    ORDERS_SHOWN,
+    PAGE_SEED,
+    chance_words,
+    option_line,
+    reason_words,
+    suggestion_sentence,
+)
 from akvo_widgets.text.formatting import exact_percent, french, percent
 from akvo_widgets.text.labels import action_label
 from tests.hot_seat import hot_seat_games
@@ -135,9 +141,14 @@ def test_the_match_page_and_the_replay_show_the_one_valuation(phase: Phase) -> N
     assert lines == {w.action: option_line(state, w) for w in values}
     for worth in values:
         assert percent_words(worth.p) in lines[worth.action]
-        assert game.buttons[worth.action].tooltip == french(capitalised(worth.reason))
+        assert game.buttons[worth.action].tooltip == reason_words(worth)
+        assert "chance de gagner ensuite" not in game.buttons[worth.action].tooltip
     assert values.suggestion in _best_shown(lines)
-    assert french(f"Conseil : {action_label(state, values.suggestion)}.") in game.advice.value
+    best = values.best
+    assert escape(suggestion_sentence(state, values)) in game.advice.value
+    assert french(f"Conseil : {action_label(state, best.action)} — {chance_words(best)}") in (
+        suggestion_sentence(state, values)
+    )
     chosen = next(iter(game.buttons))
     replayed = step_html(state, chosen)
     for line in lines.values():
@@ -150,15 +161,17 @@ def test_orders_suggest_the_best_candidate_and_estimate_the_readers() -> None:
     state = game.state
     assert state.phase == Phase.ORDERS
     values = valuation(state, budget=1, seed=PAGE_SEED)
-    best = action_label(state, values.suggestion)
-    assert french(f"Conseil : {best}.") in game.advice.value
-    assert game.orders_chances.value.count("<li") == len(values)
+    assert escape(suggestion_sentence(state, values)) in game.advice.value
+    listed = game.orders_chances.value
+    assert listed.count("<li") == min(len(values), ORDERS_SHOWN)
+    assert escape(option_line(state, values.best)) in listed
+    assert f"et {len(values) - ORDERS_SHOWN} autres" in listed
     game.composer.lanes[0].value = "T" if values.suggestion.split()[1][0] == "A" else "A"
     mine = game.composer.action
     game.estimate_orders.click()
     again = valuation(state, budget=1, seed=PAGE_SEED, actions=[mine])
     assert f"✔ {escape(option_line(state, again[mine]))}" in game.orders_chances.value
-    assert game.orders_chances.value.count("<li") == len(again)
+    assert game.orders_chances.value.count("<li") in (ORDERS_SHOWN, ORDERS_SHOWN + 1)
 
 
 def test_small_values_never_read_zero() -> None:
