@@ -191,6 +191,7 @@ class MistakesBox(widgets.VBox):  # type: ignore[misc]
             self.question.value = ""
             self.board_box.children = []
             self.options.children = []
+            self._hide_empty()
             return
         state = self.current.position()
         self.question.value = f"<p><b>{escape(french(self.current.question))}</b></p>"
@@ -201,6 +202,18 @@ class MistakesBox(widgets.VBox):  # type: ignore[misc]
             self.options.children = [self.composer]
         else:
             self.options.children = list(self.buttons.show(state, {}).values())
+        self._hide_empty()
+
+    def _hide_empty(self) -> None:
+        """An empty line takes no room (no exercise due: the summary and the files only)."""
+        for part, empty in (
+            (self.question, not self.question.value),
+            (self.feedback, not self.feedback.value),
+            (self.board_box, not self.board_box.children),
+            (self.options, not self.options.children),
+            (self.download, not self.download.value),
+        ):
+            part.layout.display = "none" if empty else None
 
     def answer(self, action: str) -> None:
         """Grade ``action`` (right: one of the better options), reschedule, show why."""
@@ -228,6 +241,7 @@ class MistakesBox(widgets.VBox):  # type: ignore[misc]
         )
         self.summary.value = f"<p>{escape(french(self.summary_text()))}</p>"
         self.next_button.layout.display = None if self.due_ids() else "none"
+        self._hide_empty()
 
 
 __all__ = ["MISTAKES_KEY", "MistakesBox", "keep_mistakes", "merged", "read_kept"]
