@@ -348,7 +348,7 @@ def end_turn(s: StateCore) -> None:
         return
     if turn == LAST_REGULAR_TURN:  # R25: two more turns at tier IV
         if s.log:
-            add_event(s, f"égalité {a} à {b} : deux tours supplémentaires au palier IV.")
+            add_event(s, f"égalité {a} – {b} : deux tours supplémentaires au palier IV.")
         weather_reshuffled(s.rules, s.bag)  # R8: the bag is reshuffled whole
         s.turn = TIE_BREAK_TURNS[0]
         s.phase = START_TURN
@@ -356,7 +356,7 @@ def end_turn(s: StateCore) -> None:
     halves = [mages_in_enemy_half(s.rows, 0), mages_in_enemy_half(s.rows, 1)]
     if s.log:
         add_event(
-            s, f"égalité {a} à {b} : mages dans la moitié adverse, A {halves[0]}, B {halves[1]}."
+            s, f"égalité {a} – {b} : mages dans la moitié adverse, A {halves[0]}, B {halves[1]}."
         )
     if halves[0] != halves[1]:
         finish(s, 0 if halves[0] > halves[1] else 1, "half")
@@ -369,8 +369,8 @@ def finish(s: StateCore, winner: int, reason: str) -> None:
     s.reason = reason
     a, b = s.scores
     if winner == 2:
-        s.events.append(f"Fin du match — match nul, {a} à {b}.")
+        s.events.append(f"Fin du match — match nul, {a} – {b}.")
     else:
         how = " au nombre de mages dans la moitié adverse" if reason == "half" else ""
-        s.events.append(f"Fin du match — {SIDE_NAMES[winner]} gagne{how}, {a} à {b}.")
+        s.events.append(f"Fin du match — {SIDE_NAMES[winner]} gagne{how}, {a} – {b}.")
     s.phase = END

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from html import escape
 from typing import Any
 
-from akvo.match import MatchState
+from akvo.match import MatchState, Phase
 from akvo.match.board import SIDE_NAMES
 from akvo_widgets.text.formatting import NBSP, decimal, percent, tier_numeral, typeset
 from akvo_widgets.text.labels import faces
@@ -56,13 +56,16 @@ def make_board(
     return board
 
 
-def status_html(state: MatchState) -> str:
-    """Turn, tier, scores and who decides: always visible on the play pages."""
+def status_html(state: MatchState, moment: str = "") -> str:
+    """Turn, tier, scores and who decides, about the position shown: always visible on
+    the play pages; ``moment`` (a replay's « après le coup 12 ») replaces who decides."""
     a, b = state.scores
-    if state.is_terminal():
+    if moment:
+        who = moment
+    elif state.is_terminal():
         who = "match terminé"
     elif state.is_chance_node():
-        who = "les dés roulent"
+        who = "jeton météo à tirer" if state.phase == Phase.WEATHER else "dés à lancer"
     else:
         who = f"à {SIDE_NAMES[state.current_player]} de décider"
     parts = (
@@ -92,13 +95,14 @@ def lines_html(lines: Sequence[str], css: str = "akvo-log") -> str:
 
 
 def roll_html(rolls: list[tuple[str, str]], lines: int = 3) -> str:
-    """The last rolls: what was rolled (the engine's prompt) and the dice as faces."""
+    """The last rolls in the order they were rolled (a shot's attack before its defence):
+    what was rolled (the engine's prompt) and the dice as faces."""
     if not rolls:
         return '<p class="akvo-play-noroll">Aucun dé lancé pour l’instant.</p>'
     items = "".join(
         f'<li>{escape(typeset(prompt))} <span class="akvo-play-faces">'
         f"{escape(faces(action))}</span></li>"
-        for prompt, action in reversed(rolls[-lines:])
+        for prompt, action in rolls[-lines:]
     )
     return f'<ul class="akvo-play-rolls">{items}</ul>'
 

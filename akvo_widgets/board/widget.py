@@ -176,9 +176,11 @@ def weather_text(state: MatchState) -> str:
     return f"{SIDE_NAMES[favoured]} avantagé"
 
 
-def status_html(state: MatchState) -> str:
+def status_html(state: MatchState, moment: str = "") -> str:
     """Turn, lighthouse, tier, weather, scores, whose decision, each side's spent resources;
-    always about the position shown (a finished match has no weather to draw)."""
+    always about the position shown (a finished match has no weather to draw). ``moment``
+    replaces the decision line where the page describes the move that led here (a replay),
+    so that the board does not announce the next one."""
     level = lighthouse_level(state.turn)
     wind = f"Tour {state.turn} · phare au niveau {level} · palier {TIER_NUMERALS[state.tier]}"
     if state.is_terminal():
@@ -194,7 +196,9 @@ def status_html(state: MatchState) -> str:
         f'<p class="akvo-board-turn">{head}</p>',
         f'<p class="akvo-board-score">Score : A <b>{state.scores[0]}</b> – '
         f"<b>{state.scores[1]}</b> B</p>",
-        f'<p class="akvo-board-decision"><b>{who}</b> — {escape(typeset(state.prompt()))}</p>',
+        f'<p class="akvo-board-decision"><b>{who}</b> — {escape(typeset(state.prompt()))}</p>'
+        if not moment
+        else f'<p class="akvo-board-decision akvo-board-moment">{escape(typeset(moment))}</p>',
     ]
     items = []
     for side in (0, 1):
@@ -272,9 +276,9 @@ class Board(anywidget.AnyWidget):  # type: ignore[misc]
       with controls placed right under the board (in the same box): the board sticks to
       the top of the screen while the page scrolls those controls under it, its picture at
       most half the screen's height (texts about 11 px on a phone), the status on two
-      lines, the details on three (scrollable); the whole board then takes about two thirds
-      of a phone's screen, so that the decision buttons and the board are visible
-      together. The play pages switch it on; the steppers use it.
+      lines, the details whole (never a small scroll box). The play pages switch it on
+      (on a phone they shrink its picture further, to leave the decision's sheet its
+      room: :mod:`akvo_widgets.play.game`); the steppers use it.
 
     :attr:`selected` is ``(side, character)`` as the engine's ints; clicks and keys play the
     same actions either way. Every board carries its legend (:mod:`.board_legend`) behind
@@ -313,6 +317,7 @@ class Board(anywidget.AnyWidget):  # type: ignore[misc]
         self._interactive = bool(interactive)
         self._values = _values(values)
         self._selected: tuple[int, int] | None = None
+        self._moment = ""
         self._auto = False  # the selection follows the decision (a shooter, an advance)
         self._preview: UnitPreview | None = None
         self._callbacks: list[Action] = []
@@ -341,6 +346,19 @@ class Board(anywidget.AnyWidget):  # type: ignore[misc]
     viewer = _Redrawing(
         _viewer, "The side (engine int) whose hidden orders may be shown, or ``None``."
     )
+
+    @property
+    def moment(self) -> str:
+        """The decision line's replacement (``""``: whose decision and the prompt); see
+        :func:`status_html`. Set it before :attr:`state`: the status follows both."""
+        return self._moment
+
+    @moment.setter
+    def moment(self, value: str) -> None:
+        if not isinstance(value, str):
+            raise BoardError(f"moment must be a text, got {type(value).__name__}")
+        self._moment = value
+        self.status = status_html(self._state, value)
 
     @property
     def flipped(self) -> bool:
@@ -469,7 +487,7 @@ class Board(anywidget.AnyWidget):  # type: ignore[misc]
         self._previews = drawing.previews
         with self.hold_sync():
             self.svg = drawing.svg
-            self.status = drawing.status
+            self.status = status_html(self._state, self._moment) if self._moment else drawing.status
             self.choices = drawing.choices
             self._show_selection(drawing.view)
 

@@ -227,7 +227,7 @@ def tie_break(scores: tuple[int, int] = (2, 2)) -> w.VBox:
     rows_b = {"pedalair": 4}
     final, lines = verdict(rows_a, rows_b, scores, 8)
     caption = french(
-        f"<p>Fin du tour 8 à {scores[0]} – {scores[1]}. Le navire et le Surfeur de A sont "
+        f"<p>Fin du tour 8, score : {scores[0]} – {scores[1]}. Le navire et le Surfeur de A sont "
         "dans la moitié de B, le Pédalair de B dans celle de A. Personne ne marque "
         "pendant les deux tours de départage ; le moteur conclut :</p>"
     ) + lines_html(lines)

@@ -283,9 +283,7 @@ class EndOfMatch(w.VBox):  # type: ignore[misc]
             return
         self.rows_a, self.rows_b, self.final = rows_a, rows_b, final
         self.result.value = lines_html(lines, "akvo-end-lines")
-        self.board.state = scenario(
-            turn=self.turn.value, rows={"A": rows_a, "B": rows_b}, scores=list(scores)
-        )
+        self.board.state = final  # the finished match the lines describe, not its start
 
     def last_line(self) -> str:
         """The engine's closing sentence (« Fin du match — … »), typographic."""

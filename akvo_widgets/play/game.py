@@ -64,6 +64,8 @@ STYLE = """<style>
 /* The prompt is the page's own (in the sheet): the board does not say it a second time. */
 .akvo-play:not(.akvo-replay) .akvo-board-decision { display: none; }
 .akvo-play-discard { align-items: center; gap: 0.4em; }
+.akvo-play a.akvo-play-download { color: #0b57a4; text-decoration: underline; font-weight: bold; }
+.akvo-play a.akvo-play-download:focus-visible { outline: 3px solid #ff6f00; outline-offset: 2px; }
 /* A phone: the compact board sticks to the top of the screen and the decision's sheet
    (status, prompt, options) to its bottom; the rest of the match scrolls between them.
    The boxes between the match and its parts step aside (display: contents) so that both
@@ -124,7 +126,8 @@ def result_text(state: MatchState) -> str:
     extra = " après les deux tours supplémentaires au palier IV" if state.turn > 8 else ""
     if state.result == "draw":
         return typeset(
-            f"Match nul, {a} à {a}{extra} : autant de mages de chaque camp dans la moitié adverse."
+            f"Match nul, {a} – {a} au score{extra} : autant de mages de chaque camp "
+            "dans la moitié adverse."
         )
     winner = SIDE_NAMES.index(state.result)
     mine, theirs = state.scores[winner], state.scores[1 - winner]

@@ -47,6 +47,20 @@ def counter_text(step: int, steps: int) -> str:
     return f"Coup {step} sur {steps}"
 
 
+def moment_text(step: int, before: MatchState | None = None, action: str = "") -> str:
+    """The moment the board shows, as its header and the status line name it: the same
+    step as the side panel (:func:`step_head`), with the move that led there."""
+    if step == 0 or before is None:
+        return "position de départ"
+    if action.startswith("roll"):
+        what = f"jet {faces(action)}"
+    elif action.startswith("weather"):
+        what = f"météo : {action.split()[-1]} avantagé"
+    else:
+        what = f"{SIDE_NAMES[before.current_player]} : {action_label(before, action)}"
+    return f"après le coup {step} ({what})"
+
+
 def step_head(step: int) -> str:
     """The side panel says which step it describes: the one that led to the board shown."""
     return (
@@ -172,8 +186,18 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]
         self.step = max(0, min(self.steps, step))
         self.slider.value = self.step
         state = self.states[self.step]
+        moment = (
+            moment_text(
+                self.step, self.states[self.step - 1], self.record["actions"][self.step - 1]
+            )
+            if self.step and self.record is not None
+            else moment_text(0)
+        )
+        if state.is_terminal():
+            moment += ", match terminé"
+        self.board.moment = moment[0].upper() + moment[1:]  # the moment shown, not the next
         self.board.state = state
-        self.status.value = status_html(state)
+        self.status.value = status_html(state, moment)
         self.events.value = log_html(state.events)
         self.counter.value = f"<p>{counter_text(self.step, self.steps)}</p>"
         if self.step == 0:

@@ -256,21 +256,21 @@ def test_verdicts_come_from_the_engine() -> None:
     final, lines = verdict(rows_a, rows_b, (2, 2), 10)
     assert (final.result, final.reason) == ("draw", "draw")
     assert lines == [
-        "Tour 10 — égalité 2 à 2 : mages dans la moitié adverse, A 3, B 3.",
-        "Fin du match — match nul, 2 à 2.",
+        "Tour 10 — égalité 2 – 2 : mages dans la moitié adverse, A 3, B 3.",
+        "Fin du match — match nul, 2 – 2.",
     ]
     final, lines = verdict(dict(rows_a, navire=4), rows_b, (2, 2), 8)
     assert (final.result, final.reason, final.turn) == ("B", "half", 10)
-    assert lines[0] == "Tour 8 — égalité 2 à 2 : deux tours supplémentaires au palier IV."
+    assert lines[0] == "Tour 8 — égalité 2 – 2 : deux tours supplémentaires au palier IV."
     final, lines = verdict(rows_a, rows_b, (3, 2), 8)
     assert (final.result, final.reason) == ("A", "score")
-    assert lines == ["Fin du match — A gagne, 3 à 2."]
+    assert lines == ["Fin du match — A gagne, 3 – 2."]
 
 
 def test_end_of_match_widget_changes_its_result_when_a_unit_moves() -> None:
     widget = EndOfMatch()
     assert widget.final is not None and widget.final.result == "draw"
-    assert widget.last_line() == typeset("Fin du match — match nul, 2 à 2.")
+    assert widget.last_line() == typeset("Fin du match — match nul, 2 – 2.")
     widget.row_a.value = 4  # A's ship leaves B's half: two mages fewer
     assert widget.final.result == "B"
     assert "A 1, B 3" in text(widget.result.value)
@@ -289,7 +289,7 @@ def test_play_quietly_to_the_end_finishes_a_match() -> None:
     state = new_match()
     lines = play_quietly_to_the_end(state)
     assert state.is_terminal() and state.result == "draw"
-    assert lines[-1] == "Fin du match — match nul, 0 à 0."
+    assert lines[-1] == "Fin du match — match nul, 0 – 0."
 
 
 # --- Movement (R10, R20) --------------------------------------------------------------------
