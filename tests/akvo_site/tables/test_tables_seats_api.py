@@ -202,3 +202,48 @@ def test_an_expired_table_answers_410_and_stays_readable(tmp_path: Any) -> None:
             f"{API}/{made['table']}/actions", json={"token": token, "action": legal[0]["action"]}
         )
         assert answer.status_code == 410 and answer.json()["error"] == "expired"
+
+
+def test_the_servers_tick_offers_a_late_seat_and_the_others_hand_it_over(
+    tmp_path: Any,
+) -> None:
+    """The server's own tick (every 50 ms here) on a clock moved forward: A1 sent its
+    orders and stays connected, B1 came and left; when B1's minute has run out A1 reads it
+    offered and hands it to a bot of its choice."""
+    settings = {"tick": 0.05, "rate": 1000.0, "burst": 1000}
+    with InProcessServer(tmp_path, **settings) as server, httpx.Client(base_url=server.url) as http:
+        service = server.app.service
+        shift = [0.0]
+        service.now = lambda: time.time() + shift[0]
+        made = _create(http, clock={"mode": "en direct", "minutes": 1})
+        table, a1, b1 = made["table"], made["seats"][0]["token"], made["seats"][1]["token"]
+        legal = _view(http, made, 0)["legal"]
+        sent = http.post(f"{API}/{table}/actions", json={"token": a1, "action": legal[0]["action"]})
+        assert sent.is_success
+        events = f"{API}/{table}/events"
+        with http.stream("GET", events, params={"token": b1}) as stream:
+            next(stream.iter_lines())  # B1 came (its seat is no longer free) and leaves
+        with (
+            httpx.Client(base_url=server.url) as a1_stream,
+            a1_stream.stream("GET", events, params={"token": a1}) as present,
+        ):
+            next(present.iter_lines())  # A1 stays: no takeover for everyone away
+            early = http.post(
+                f"{API}/{table}/hand-over", json={"token": a1, "seat": "B1", "bot": "fort"}
+            )
+            assert (early.status_code, early.json()["error"]) == (409, "not_offered")
+            shift[0] = 61.0  # B1's minute ran out
+            for _ in range(200):
+                time.sleep(0.05)
+                view = _view(http, made, 0)
+                if "B1" in view["decision"]["offered"]:
+                    break
+            assert view["decision"]["offered"] == ["B1"]
+            b1_seat = next(s for s in view["seats"] if s["name"] == "B1")
+            assert (b1_seat["offered"], b1_seat["presence"]) == (True, "away")
+            handed = http.post(
+                f"{API}/{table}/hand-over", json={"token": a1, "seat": "B1", "bot": "fort"}
+            )
+            assert handed.status_code == 200, handed.text
+        b1_seat = next(s for s in handed.json()["seats"] if s["name"] == "B1")
+        assert (b1_seat["played_by"], b1_seat["offered"]) == ("fort", False)
