@@ -5,9 +5,10 @@ and « gaffe » decisions (:func:`akvo.coach.exercises.mistake_exercises`) into 
 adds them to the set kept in this browser (:class:`.keeper.MatchKeeper`, slot
 :data:`MISTAKES_KEY`: localStorage, nothing on the server). The page « Exercices » shows them
 in :class:`MistakesBox`: the position, « trouvez une meilleure option », then the
-refutation; each comes back 1, 3 then 7 days later until answered right twice
-(:func:`akvo.coach.exercises.answer`). The set goes to a file and comes back from one (the
-kit's file picker); every text read back is checked by
+refutation and every option's win chance (the one valuation, :mod:`.valued`: the numbers
+of the analysis and of the match page); each comes back 1, 3 then 7 days later until
+answered right twice (:func:`akvo.coach.exercises.answer`). The set goes to a file and
+comes back from one (the kit's file picker); every text read back is checked by
 :func:`akvo.coach.exercises.import_json` (a hostile file changes nothing).
 """
 
@@ -40,6 +41,7 @@ from akvo_widgets.text.labels import action_label
 
 from .decisions import ActionButtons, OrdersComposer
 from .keeper import MatchKeeper
+from .valued import ORDERS_SHOWN, options_html, page_valuation
 
 #: The browser's slot for the mistakes (localStorage ``akvo-match:vos-erreurs``).
 MISTAKES_KEY: Final = "vos-erreurs"
@@ -235,9 +237,12 @@ class MistakesBox(widgets.VBox):  # type: ignore[misc]
         )
         self.current = None
         self.options.children = []
+        orders = state.phase_name() == "orders"
+        values = page_valuation(state, [exercise.chosen] if orders else None)  # the review's
         self.feedback.value = (
             f"<p><b>{escape(french(head))}</b></p>"
             f"<p>{escape(typeset(french(exercise.refutation)))}</p>"
+            + options_html(state, values, exercise.chosen, ORDERS_SHOWN if orders else None)
         )
         self.summary.value = f"<p>{escape(french(self.summary_text()))}</p>"
         self.next_button.layout.display = None if self.due_ids() else "none"

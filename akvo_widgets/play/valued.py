@@ -1,6 +1,6 @@
 """The one valuation (:mod:`akvo.coach.valuation`) in the play pages' words.
 
-The match page's coach, the replay and the exercises all show an option as
+The match page's coach, the replay and « Vos erreurs » (:mod:`.mistakes`) show an option as
 :func:`option_line`: its French label, the side deciding's win chance after it with its
 95 % interval, and (in the replay, or as the button's tooltip) the reason, which carries
 the exact measure. Each page values a decision through :func:`page_valuation` with the same

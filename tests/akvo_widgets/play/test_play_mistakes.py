@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from html import escape
 
 import pytest
 
@@ -15,6 +16,7 @@ from akvo.coach.review import Review, review
 from akvo.match import play_match
 from akvo_widgets.play.analysis_panel import AnalysisPanel
 from akvo_widgets.play.mistakes import MISTAKES_KEY, MistakesBox, read_kept
+from akvo_widgets.play.valued import option_line
 
 DAY = dt.date(2026, 12, 7)
 
@@ -57,6 +59,12 @@ def test_the_exercises_page_asks_grades_and_reschedules(reviewed: Review) -> Non
     _, cards = read_kept(box.keeper.to_store)
     assert cards[0].due == DAY + dt.timedelta(days=1) and cards[0].right == 0
     assert "Pas encore" in box.feedback.value and box.current is None
+    # the options' win chances are the analysis's own for that decision
+    row = reviewed.decision(exercise.coup)
+    state = exercise.position()
+    for worth in row.values:
+        if worth.action in (exercise.chosen, row.best):
+            assert escape(option_line(state, worth)) in box.feedback.value
     box.today = lambda: DAY + dt.timedelta(days=1)
     box.show_next()
     box.answer(exercise.better[0])
