@@ -205,11 +205,23 @@ class CompareReadings(w.VBox):
         self.second.options = options
         self.first.value, self.second.value = options[0][1], options[-1][1]
 
+    def _areas(self) -> tuple[w.Widget, ...]:
+        """What a comparison fills (hidden before, so that no empty box takes room)."""
+        return (
+            self.caveats,
+            self.intervals,
+            self.interval_area,
+            self.outcomes,
+            self.distribution,
+            self.coverage,
+        )
+
     def clear(self) -> None:
         for area in (self.caveats, self.intervals, self.outcomes, self.coverage):
             area.value = ""
         self.interval_area.children = ()
-        self.distribution.layout.display = "none"
+        for widget in self._areas():
+            widget.layout.display = "none"
 
     def run(self) -> ReadingsComparison | None:
         """Play both readings on the same seeds and show their comparison."""
@@ -280,8 +292,9 @@ class CompareReadings(w.VBox):
             self._bars.x = np.array([str(v).replace("-", MINUS) for v in compared.support])
             self._bars.y = counts
             self._bars.labels = ["lecture 1", "lecture 2"]
-        self.distribution.layout.display = None
         self.coverage.value = coverage_text(field, compared)
+        for widget in self._areas():
+            widget.layout.display = None
 
 
 def _distribution_figure() -> tuple[bq.Bars, bq.LinearScale, bq.Figure]:

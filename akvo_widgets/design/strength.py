@@ -74,7 +74,8 @@ def _share(interval: Interval) -> tuple[str, str]:
 
 
 def pairings_table(report: LadderReport) -> str:
-    """Each pairing: deals, the first bot's match points and win rate, with intervals."""
+    """Each pairing: the first bot's match points and win rate, with intervals (and its
+    deals when fewer than the run's, as in an interrupted run)."""
     rows = []
     for p in report.pairings:
         if not p.deal_points:
@@ -83,13 +84,19 @@ def pairings_table(report: LadderReport) -> str:
         wins, wins_range = _share(p.win_rate)
         rows.append(
             [
-                c.cell(f"{BOTS[p.first]}<br><small>contre</small> {BOTS[p.second]}"),
-                c.cell(integer(len(p.deal_points))),
+                c.cell(
+                    f"<span style='white-space:nowrap'>{BOTS[p.first]} – {BOTS[p.second]}</span>"
+                    + (
+                        f"<br><small>{integer(len(p.deal_points))} donnes</small>"
+                        if len(p.deal_points) != report.deals  # an interrupted run
+                        else ""
+                    )
+                ),
                 c.cell(f"<b>{points}</b><br><small>{points_range}</small>"),
                 c.cell(f"<b>{wins}</b><br><small>{wins_range}</small>"),
             ]
         )
-    header = ["Rencontre", "Donnes", "Points", "Victoires"]
+    header = ["Rencontre", "Points", "Victoires"]
     return "<div style='overflow-x:auto'>" + french(c.table(header, rows)) + "</div>"
 
 

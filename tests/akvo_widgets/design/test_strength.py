@@ -50,7 +50,7 @@ def test_the_ladder_view_shows_elo_points_and_win_rates_with_intervals(tmp_path:
     assert cell is not None and cell.group(1) == "\u2212120" == elo_text(-120.4)
     assert "de \u2212300 à +60" in view.elo.value
     pairing = report.pairings[0]
-    assert f"{BOTS['easy']}<br><small>contre</small> {BOTS['beginner']}" in view.pairings.value
+    assert f"{BOTS['easy']} – {BOTS['beginner']}</span>" in view.pairings.value
     assert percent(pairing.points.estimate) in view.pairings.value
     low, high = pairing.win_rate.low, pairing.win_rate.high
     assert f"de {decimal(100 * low, 1)} à {percent(high)}" in view.pairings.value
