@@ -74,8 +74,8 @@ class _Watch:
         now = time.monotonic()
         if heights != self.last:
             self.last, self.since = heights, now
-        elif not state["pending"] and now - self.since >= QUIET_S:
-            return heights
+        elif heights and not state["pending"] and now - self.since >= QUIET_S:
+            return heights  # not before the first output: a slow page starts blank
         return None
 
 
