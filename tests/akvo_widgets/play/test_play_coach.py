@@ -11,6 +11,7 @@ import time
 from fractions import Fraction
 from html import escape
 
+import ipywidgets
 import pytest
 
 from akvo.coach import decision_values
@@ -196,6 +197,7 @@ def test_the_controls_apply_at_nouveau_match_only() -> None:
     assert game.state.to_json() == before
     assert "prochain match" in game.message.value
     game.new_button.click()
+    game.discard_yes.click()  # a match under way is discarded only once confirmed
     assert not game.hot_seat and game.human == 1 and game.bot is not None
     assert game.state.current_player == 1  # the bot programmed A's orders
 
@@ -224,13 +226,19 @@ def test_a_b_victory_puts_bs_score_first() -> None:
     assert b > a and f"Victoire de B, {b}" in result_text(ended).replace("\u00a0", " ")
 
 
-def test_focus_goes_to_the_switch_after_each_decision(monkeypatch: pytest.MonkeyPatch) -> None:
-    game = MatchGame(seed=5)
-    focused: list[str] = []
-    monkeypatch.setattr(game.coach_switch, "focus", lambda: focused.append("switch"))
-    game.composer.confirm.click()
-    next(iter(game.buttons.values())).click()
-    assert focused == ["switch", "switch"]
+def test_focus_goes_to_the_first_option_after_each_decision(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 36.1: the keyboard goes on where the eyes are (the first option; « Valider
+    les ordres » at the orders, the tokens just before it)."""
+    focused: list[object] = []
+    monkeypatch.setattr(ipywidgets.Button, "focus", lambda self: focused.append(self))
+    game = MatchGame(seed=5, estimates=False)
+    for _decision in range(6):
+        first = game.decisions.children[0]
+        (first.confirm if first is game.composer else first).click()
+        now = game.decisions.children[0]
+        assert focused[-1] is (game.composer.confirm if now is game.composer else now)
 
 
 def test_a_whole_match_by_first_buttons_still_ends() -> None:
