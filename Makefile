@@ -61,7 +61,7 @@ lab: $(STAMP) $(ENGINE)
 lint: $(STAMP)
 	$(BIN)/ruff check akvo akvo_widgets akvo_site tests benchmarks setup.py
 	$(BIN)/ruff format --check akvo akvo_widgets akvo_site tests benchmarks setup.py
-	$(BIN)/mypy akvo akvo_widgets akvo_site
+	$(BIN)/mypy akvo akvo_widgets akvo_site benchmarks
 
 format: $(STAMP)
 	$(BIN)/ruff check --fix akvo akvo_widgets akvo_site tests benchmarks setup.py

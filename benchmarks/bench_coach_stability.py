@@ -51,8 +51,8 @@ def stability(matches: int, sink: Any) -> None:
     ratings: dict[str, list[float]] = {"random": [], "greedy": []}
     for i in range(matches):
         kind = "random-greedy" if i % 2 == 0 else "greedy-greedy"
-        first = UniformBot(100 + i) if kind == "random-greedy" else GreedyBot(100 + i)
-        final = play_match(1000 + i, bots=(first, GreedyBot(200 + i)), log=False)
+        bot = UniformBot(100 + i) if kind == "random-greedy" else GreedyBot(100 + i)
+        final = play_match(1000 + i, bots=(bot, GreedyBot(200 + i)), log=False)
         record = final.record()
         t = time.time()
         first = review(record, seed=0, progress=False)
@@ -136,7 +136,7 @@ def _nodes(record: dict[str, Any]) -> list[tuple[int, bool]]:
 
 def ladder(matches: int, sink: Any) -> None:
     registry = load_registry()
-    levels = sorted((s for s in registry.values() if s.rank is not None), key=lambda s: s.rank)
+    levels = sorted((s for s in registry.values() if s.rank is not None), key=lambda s: s.rank or 0)
     for spec in levels:
         values = []
         for k in range(matches):
@@ -161,8 +161,10 @@ def luck(matches: int, sink: Any) -> None:
     for i in range(matches):
         final = play_match(5000 + i, bots=(GreedyBot(i), GreedyBot(10_000 + i)), log=False)
         found = match_luck(final.record())
-        raw.append(found.result_for(0))
-        adjusted.append(found.adjusted(0))
+        result, luck_adjusted = found.result_for(0), found.adjusted(0)
+        assert result is not None and luck_adjusted is not None  # the match is over
+        raw.append(result)
+        adjusted.append(luck_adjusted)
     var_raw, var_adj = statistics.variance(raw), statistics.variance(adjusted)
     _emit(sink, {"matches": matches, "var_raw": var_raw, "var_adjusted": var_adj})
     print(f"| matches (greedy vs greedy, 1 core) | {matches} ({time.time() - t:.0f} s) |")
