@@ -182,7 +182,9 @@ class LadderReport:
             f"`{command}` — {now}, {seconds / 60:.1f} min"
             + ("" if self.complete else " (interrupted: the deals that finished)"),
             "",
-            f"{self.deals} deals per pairing, each played twice with the bots swapping seats on "
+            f"{min(len(p.deal_points) for p in self.pairings)} deals per pairing"
+            + ("" if self.complete else f" (of {self.deals} asked)")
+            + ", each played twice with the bots swapping seats on "
             "the same dice (Perrockiss against Fish Tank, default rules). 95 % intervals: Elo "
             "from Bradley–Terry on match points (« normal » at 0); points per deal by the "
             "Wilson interval at the deals' effective sample size; win rates by Wilson.",
