@@ -171,7 +171,11 @@ class CompareReadings(w.VBox):
         self.coverage = c.html("akvo-compare-coverage")
         self.interval_plot: Any = w.Box()
         self.interval_area = w.Box([], layout=w.Layout(width="100%"))
-        self._bars, self._y_scale, self.distribution = _distribution_figure()
+        # Both plots are built when a run has data: a bqplot figure first drawn hidden
+        # stays blank when shown.
+        self.distribution_area = w.Box([], layout=w.Layout(width="100%"))
+        self.distribution: Any = None
+        self._bars: Any = None
         self.compared: ReadingsComparison | None = None
         self.switch.observe(self._switched, names="value")
         super().__init__()
@@ -191,7 +195,7 @@ class CompareReadings(w.VBox):
                     self.intervals,
                     self.interval_area,
                     self.outcomes,
-                    self.distribution,
+                    self.distribution_area,
                     self.coverage,
                 ],
                 "akvo-compare",
@@ -212,14 +216,14 @@ class CompareReadings(w.VBox):
             self.intervals,
             self.interval_area,
             self.outcomes,
-            self.distribution,
+            self.distribution_area,
             self.coverage,
         )
 
     def clear(self) -> None:
         for area in (self.caveats, self.intervals, self.outcomes, self.coverage):
             area.value = ""
-        self.interval_area.children = ()
+        self.interval_area.children = self.distribution_area.children = ()
         for widget in self._areas():
             widget.layout.display = "none"
 
@@ -287,22 +291,21 @@ class CompareReadings(w.VBox):
         self.interval_area.children = (self.interval_plot,)
         self.outcomes.value = outcomes_table(compared)
         counts = np.array([d.score_differences for d in compared.distributions], dtype=float)
-        self._y_scale.max = float(max(1.0, counts.max()))
-        with self._bars.hold_sync():
-            self._bars.x = np.array([str(v).replace("-", MINUS) for v in compared.support])
-            self._bars.y = counts
-            self._bars.labels = ["lecture 1", "lecture 2"]
+        labels = [str(v).replace("-", MINUS) for v in compared.support]
+        self._bars, self.distribution = _distribution_figure(labels, counts)
+        self.distribution_area.children = (self.distribution,)
         self.coverage.value = coverage_text(field, compared)
         for widget in self._areas():
             widget.layout.display = None
 
 
-def _distribution_figure() -> tuple[bq.Bars, bq.LinearScale, bq.Figure]:
+def _distribution_figure(labels: list[str], counts: np.ndarray) -> tuple[bq.Bars, bq.Figure]:
     """Both readings' matches per score difference (A − B), side by side."""
-    x_scale, y_scale = bq.OrdinalScale(), bq.LinearScale(min=0.0, max=1.0)
+    x_scale = bq.OrdinalScale()
+    y_scale = bq.LinearScale(min=0.0, max=float(max(1.0, counts.max())))
     bars = bq.Bars(
-        x=np.array(["0"]),
-        y=np.zeros((2, 1)),
+        x=np.array(labels),
+        y=counts,  # floats: bqplot draws no bar from integer 2-D data on an unset scale
         scales={"x": x_scale, "y": y_scale},
         type="grouped",
         colors=["#1f77b4", "#ff7f0e"],
@@ -320,4 +323,4 @@ def _distribution_figure() -> tuple[bq.Bars, bq.LinearScale, bq.Figure]:
         layout=w.Layout(width="100%", max_width="36em", height="240px"),
     )
     figure.add_class("akvo-compare-distribution")
-    return bars, y_scale, figure
+    return bars, figure

@@ -154,7 +154,7 @@ def _chest(page: Page) -> str:
 
 
 def _lab(page: Page) -> str:
-    _choose(page, ".akvo-lab-bot-b", "facile")
+    _choose(page, ".akvo-lab-bot-b", "hasard")
     page.locator(".akvo-lab-run").click()
     results = simulate("perrockiss", "fish-tank", ("greedy", "random"), None, 40, 1, workers=0)
     return percent(results.summary().p_a.estimate)

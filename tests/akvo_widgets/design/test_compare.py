@@ -19,7 +19,7 @@ def _cell(html: str, css: str) -> str:
 
 def test_two_readings_on_the_same_seeds() -> None:
     widget = CompareReadings("weather", matches=10, seed=2)
-    assert widget.intervals.value == "" and widget.distribution.layout.display == "none"
+    assert widget.intervals.value == "" and widget.distribution_area.layout.display == "none"
     widget.bot.value = "random"
     seen: list[int] = []
     widget.progress.observe(lambda change: seen.append(change["new"]), names="value")
@@ -41,7 +41,8 @@ def test_two_readings_on_the_same_seeds() -> None:
     assert [list(map(int, row)) for row in widget._bars.y] == [
         list(d.score_differences) for d in expected.distributions
     ]
-    assert widget.distribution.layout.display is None
+    assert widget.distribution_area.layout.display is None
+    assert widget.distribution_area.children == (widget.distribution,)
     rule = expected.coverage[0]
     played = widget.coverage.value
     assert french(SWITCHES["weather"].played) in played
