@@ -34,6 +34,7 @@ from akvo.coach.exercises import (
 )
 from akvo.coach.review import Review
 from akvo.errors import AkvoError
+from akvo.match import Phase
 from akvo_widgets.board.view import make_board, typeset
 from akvo_widgets.kit.file_picker import FilePicker
 from akvo_widgets.text.formatting import french
@@ -199,7 +200,7 @@ class MistakesBox(widgets.VBox):  # type: ignore[misc]
         self.question.value = f"<p><b>{escape(french(self.current.question))}</b></p>"
         board = make_board(state, None, None, interactive=False, compact=True)
         self.board_box.children = [board]
-        if state.phase_name() == "orders":
+        if state.phase == Phase.ORDERS:
             self.composer.reset()
             self.options.children = [self.composer]
         else:
@@ -237,7 +238,7 @@ class MistakesBox(widgets.VBox):  # type: ignore[misc]
         )
         self.current = None
         self.options.children = []
-        orders = state.phase_name() == "orders"
+        orders = state.phase == Phase.ORDERS
         values = page_valuation(state, [exercise.chosen] if orders else None)  # the review's
         self.feedback.value = (
             f"<p><b>{escape(french(head))}</b></p>"
