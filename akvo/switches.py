@@ -27,13 +27,16 @@ class Switch:
     """One rules switch: ``field`` of :class:`~akvo.config.RulesConfig`, its ``ruling`` id,
     the French label of each option (``readings``, in the field's order, default first),
     the French label of the moments it came into play (``played``, the lab's column) and
-    ``counted_in``, the ``module:function`` of the engine that counts them."""
+    ``counted_in``, the ``module:function`` of the engine that counts them; ``topic``, the
+    rule's short French name for menus (at most :data:`TOPIC_LENGTH` characters, so that a
+    drop-down shows it whole on a 390 px phone)."""
 
     field: str
     ruling: str
     readings: tuple[str, ...]
     played: str
     counted_in: str
+    topic: str = ""
 
     @property
     def options(self) -> tuple[str, ...]:
@@ -44,11 +47,17 @@ class Switch:
         return self.readings[self.options.index(option)]
 
 
+#: The longest topic a menu shows whole at 390 px.
+TOPIC_LENGTH: Final = 40
+
+
 def _declare(*switches: Switch) -> Mapping[str, Switch]:
     table = {switch.field: switch for switch in switches}
     for switch in switches:
         if switch.field not in CHOICES or len(switch.readings) != len(CHOICES[switch.field]):
             raise RulesError(f"switch {switch.field}: one French reading per option")
+        if not 0 < len(switch.topic) <= TOPIC_LENGTH:
+            raise RulesError(f"switch {switch.field}: a topic of 1 to {TOPIC_LENGTH} characters")
     if set(table) != set(CHOICES):
         raise RulesError(f"every rules variant needs a switch: {sorted(set(CHOICES) ^ set(table))}")
     return MappingProxyType({field: table[field] for field in CHOICES})  # the config's order
@@ -62,6 +71,7 @@ SWITCHES: Final[Mapping[str, Switch]] = _declare(
         ("Sac de 8 jetons (4 par camp)", "Pile ou face à chaque tour"),
         "R8 : tours où le sac compte (ou que la pièce déséquilibre)",
         "akvo.match.flow:weather",
+        topic="R8 : sac de jetons ou pièce",
     ),
     Switch(
         "prodige",
@@ -72,6 +82,7 @@ SWITCHES: Final[Mapping[str, Switch]] = _declare(
         ),
         "R13 : jets de 2 ou 3 dés identiques",
         "akvo.match.shooting:make_roll",
+        topic="R13 : ce qu’est un prodige",
     ),
     Switch(
         "grimoire",
@@ -79,6 +90,7 @@ SWITCHES: Final[Mapping[str, Switch]] = _declare(
         ("@ Confusion, # Relance", "@ Relance, # Confusion"),
         "R19 : runes @ ou # jouées",
         "akvo.match.flow:spend",
+        topic="R19 : les runes @ et #",
     ),
     Switch(
         "rune_u",
@@ -86,6 +98,7 @@ SWITCHES: Final[Mapping[str, Switch]] = _declare(
         ("La rune U rend l’Ultime de son porteur", "La rune U ne fait rien (elle sert aux noms)"),
         "R22 : rune U jouée",
         "akvo.match.ultimes:restore_ultime",
+        topic="R22 : la rune U",
     ),
     Switch(
         "mouvement_rune",
@@ -96,6 +109,7 @@ SWITCHES: Final[Mapping[str, Switch]] = _declare(
         ),
         "R18 : Mouvement joué juste avant un tir",
         "akvo.match.shooting:decide_pre_shot",
+        topic="R18 : Mouvement avant un tir",
     ),
     Switch(
         "ship_advance_runes",
@@ -106,6 +120,7 @@ SWITCHES: Final[Mapping[str, Switch]] = _declare(
         ),
         "R20 : Mouvement joué sur Avancer/Avancer du navire",
         "akvo.match.flow:decide_advance",
+        topic="R20 : Mouvement et Avancer du navire",
     ),
     Switch(
         "rouleau_mouvement",
@@ -116,6 +131,7 @@ SWITCHES: Final[Mapping[str, Switch]] = _declare(
         ),
         "R20 : Rouleau qui pourrait prendre une rune de Mouvement",
         "akvo.match.shooting:after_shot",
+        topic="R20 : Rouleau et rune de Mouvement",
     ),
 )
 

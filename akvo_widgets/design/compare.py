@@ -29,7 +29,7 @@ from .lab import BOT_CHOICES, TEAM_CHOICES, RunStatus
 
 MINUS = "\u2212"
 #: The switches by the moments they play (their registry label), ruling first.
-SWITCH_CHOICES = [(switch.played, field) for field, switch in SWITCHES.items()]
+SWITCH_CHOICES = [(switch.topic, field) for field, switch in SWITCHES.items()]
 
 
 def reading_choices(field: str) -> list[tuple[str, str]]:

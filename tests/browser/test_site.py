@@ -300,7 +300,8 @@ BOARD_CLICKS: dict[str, tuple[int, str, str]] = {
     "tour-de-jeu.ipynb": (0, "A", "plongeur"),
     "avancer-et-se-bloquer.ipynb": (0, "B", "surfeur"),
     "ultimes-en-jeu.ipynb": (0, "B", "surfeur"),
-    "fin-du-match.ipynb": (1, "A", "lanceur"),
+    # Not « La fin du match »: its « À vous » board now shows the finished match (issue
+    # 36.3: every board line describes the position shown), where no mage has options.
 }
 
 
