@@ -20,6 +20,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
+from akvo.arguments import rules_argument
 from akvo.coach import cli as coach_cli
 from akvo.config import CHOICES, DEFAULT_RULES, RulesConfig
 from akvo.errors import AkvoError, choose_among, did_you_mean, excerpt
@@ -91,13 +92,6 @@ def _option_strings(parser: argparse.ArgumentParser, parsed: argparse.Namespace)
             if chosen is not None:
                 options += _option_strings(chosen, parsed)
     return options
-
-
-def _rules_type(text: str) -> RulesConfig:
-    try:
-        return RulesConfig.from_text(text)
-    except AkvoError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _rules(args: argparse.Namespace) -> RulesConfig:
@@ -196,7 +190,7 @@ def _add_situation(parser: argparse.ArgumentParser, *, chest: bool) -> None:
     )
     parser.add_argument(
         "--rules",
-        type=_rules_type,
+        type=rules_argument,
         default=DEFAULT_RULES,
         metavar="VARIANTS",
         help=rules_help(),

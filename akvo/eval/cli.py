@@ -15,30 +15,10 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from akvo.arguments import count_argument, rules_argument
 from akvo.config import RulesConfig
-from akvo.errors import AkvoError
 from akvo.eval.model import weights_path
 from akvo.lab.options import rules_text
-
-
-def _rules_type(text: str) -> RulesConfig:
-    try:
-        return RulesConfig.from_text(text)
-    except AkvoError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
-
-
-def _count(minimum: int) -> Any:
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"{value} is below the minimum {minimum}")
-        return value
-
-    return parse
 
 
 def _out_type(text: str) -> Path:
@@ -53,20 +33,20 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "train", help="train the learned evaluation by self-play (weights file, learning curve)"
     )
-    parser.add_argument("--matches", type=_count(2), default=2000, help="self-play matches")
+    parser.add_argument("--matches", type=count_argument(2), default=2000, help="self-play matches")
     parser.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
     parser.add_argument(
         "--rules",
-        type=_rules_type,
+        type=rules_argument,
         default=RulesConfig(),
         metavar="VARIANTS",
         help="rules variants to train for, e.g. weather=coin,prodige=all",
     )
-    parser.add_argument("--epochs", type=_count(1), default=20, help="passes over the data")
+    parser.add_argument("--epochs", type=count_argument(1), default=20, help="passes over the data")
     where = parser.add_mutually_exclusive_group()
     where.add_argument(
         "--workers",
-        type=_count(0),
+        type=count_argument(0),
         default=1,
         help="local Dask workers (default 1; 0: no Dask, this process)",
     )

@@ -21,34 +21,14 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from akvo.arguments import count_argument, rules_argument
 from akvo.bots import BOTS, REGISTRY
 from akvo.config import RulesConfig
-from akvo.errors import AkvoError
-from akvo.lab.options import parse_rules, rules_text
+from akvo.lab.options import rules_text
 from akvo.lab.results import LabError
 from akvo.lab.stats import METHODS
 from akvo.outputs import write_or_keep
 from akvo.switches import rules_help
-
-
-def _rules_type(text: str) -> RulesConfig:
-    try:
-        return parse_rules(text)
-    except AkvoError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
-
-
-def _count(minimum: int) -> Any:
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"{value} is below the minimum {minimum}")
-        return value
-
-    return parse
 
 
 def _out_type(text: str) -> Path:
@@ -73,18 +53,20 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         metavar=("BOT_A", "BOT_B"),
         help=f"the two bots ({', '.join(BOTS)}); default greedy greedy",
     )
-    parser.add_argument("-n", "--matches", type=_count(1), default=1000, help="matches to play")
+    parser.add_argument(
+        "-n", "--matches", type=count_argument(1), default=1000, help="matches to play"
+    )
     parser.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
     parser.add_argument(
         "--rules",
-        type=_rules_type,
+        type=rules_argument,
         default=RulesConfig(),
         metavar="VARIANTS",
         help=rules_help(),
     )
     parser.add_argument(
         "--compare-rules",
-        type=_rules_type,
+        type=rules_argument,
         default=None,
         metavar="VARIANTS",
         help="also play the same seeds under these variants and print the paired difference",
@@ -92,13 +74,16 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     where = parser.add_mutually_exclusive_group()
     where.add_argument(
         "--workers",
-        type=_count(0),
+        type=count_argument(0),
         default=None,
         help="local Dask workers (default: one per core; 0: no Dask, this process)",
     )
     where.add_argument("--scheduler", metavar="ADDRESS", help="an existing Dask scheduler")
     parser.add_argument(
-        "--budget", type=_count(1), default=None, help="rollouts of the bots that take a budget"
+        "--budget",
+        type=count_argument(1),
+        default=None,
+        help="rollouts of the bots that take a budget",
     )
     parser.add_argument("--method", choices=METHODS, default="wilson", help="interval method")
     parser.add_argument("--out", type=_out_type, default=None, help="per-match table (.csv/.json)")
@@ -172,10 +157,12 @@ def add_tournament_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument(
         "teams", nargs="*", help="preset keys or team lists (default: every preset team)"
     )
-    parser.add_argument("-n", "--matches", type=_count(1), default=100, help="per ordered pair")
+    parser.add_argument(
+        "-n", "--matches", type=count_argument(1), default=100, help="per ordered pair"
+    )
     parser.add_argument(
         "--effect-matches",
-        type=_count(0),
+        type=count_argument(0),
         default=None,
         help="matches per pair replayed without each rune kind and Ultime (default n/10; 0: none)",
     )
@@ -184,7 +171,7 @@ def add_tournament_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     parser.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
     parser.add_argument(
-        "--rules", type=_rules_type, default=RulesConfig(), metavar="VARIANTS", help=rules_help()
+        "--rules", type=rules_argument, default=RulesConfig(), metavar="VARIANTS", help=rules_help()
     )
     parser.add_argument(
         "--items",
@@ -193,7 +180,10 @@ def add_tournament_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     where = parser.add_mutually_exclusive_group()
     where.add_argument(
-        "--workers", type=_count(0), default=None, help="local Dask workers (default: one per core)"
+        "--workers",
+        type=count_argument(0),
+        default=None,
+        help="local Dask workers (default: one per core)",
     )
     where.add_argument("--scheduler", metavar="ADDRESS", help="an existing Dask scheduler")
     parser.add_argument("--out", type=Path, default=None, help="the report as CSV")

@@ -1,0 +1,33 @@
+"""Argument types shared by the command lines (``akvo``, its lab and training subcommands):
+argparse calls them on the raw text, and their errors become its usage message."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+
+from akvo.config import RulesConfig
+from akvo.errors import AkvoError
+
+
+def rules_argument(text: str) -> RulesConfig:
+    """``--rules weather=coin,…``: the engine names a bad pair."""
+    try:
+        return RulesConfig.from_text(text)
+    except AkvoError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def count_argument(minimum: int) -> Callable[[str], int]:
+    """An integer option of at least ``minimum``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{value} is below the minimum {minimum}")
+        return value
+
+    return parse
