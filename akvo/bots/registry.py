@@ -131,6 +131,19 @@ def int_at_least(name: str, least: int, none_ok: bool = False) -> Callable[[obje
     return check
 
 
+def noisy_level(temperature: float) -> Callable[[int | None], Bot]:
+    """The factory of a ladder level that is the evaluation with softmax noise of this
+    ``temperature`` (:class:`akvo.bots.noisy.NoisyBot`, imported on first use: it brings the
+    evaluation, which listing the bots need not load)."""
+
+    def make(seed: int | None) -> Bot:
+        from akvo.bots.noisy import NoisyBot
+
+        return NoisyBot(seed, temperature)
+
+    return make
+
+
 def positive_float(name: str) -> Callable[[object], object]:
     """A check that the value is a finite number > 0."""
 
