@@ -396,3 +396,33 @@ def test_a_takeover_survives_a_restart(tmp_path: Path) -> None:
     table = again.table(table_id)
     assert table.rows == rows and table.controller(3) == "greedy" and table.reclaiming(3)
     assert again.view(table_id, tokens[0])["seats"][3]["played_by"] == "normal"
+
+
+@pytest.mark.parametrize(
+    "clock", [{"mode": "en direct", "minutes": 2}, {"mode": "sur plusieurs jours", "hours": 1}]
+)
+def test_seat_clocks_survive_a_restart(tmp_path: Path, clock: dict[str, object]) -> None:
+    """A restarted server rebuilds each seat's deadline from the log's times (not a fresh
+    clock at start), and a deadline that passed while it was down hands the seat over."""
+    now = FakeTime()
+    path = tmp_path / "tables.sqlite"
+    service = TableService(TableStore(path, now=now), now=now)
+    made = _create(service, players=4, clock=clock)
+    table_id, tokens = str(made["table"]), _tokens(made)
+    for seat in (0, 2):
+        now.t += 7
+        _play(service, table_id, tokens, seat)
+    now.t += 30
+    before = list(service.table(table_id).live.deadlines)
+    waiting = [s for s, d in enumerate(before) if d is not None]
+    assert waiting and all(d is not None and d > now.t for d in before if d is not None)
+    service.store.close()
+    now.t += 50  # the server is down for 50 s
+    again = TableService(TableStore(path, now=now), now=now)
+    assert again.load() == 1
+    assert again.table(table_id).live.deadlines == before  # not now + a whole allowance
+    later = max(d for d in before if d is not None) + 1
+    now.t = later
+    again.tick()  # nobody came back: every player is away, the late seat goes to a bot
+    table = again.table(table_id)
+    assert [table.controller(s) for s in waiting][:1] == ["greedy"]

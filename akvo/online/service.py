@@ -268,21 +268,28 @@ class TableService:
             setup = TableSetup.from_dict(json.loads(stored.setup))
             table = Table(stored.id, setup)
             credentials = Credentials.from_dict(json.loads(stored.credentials), len(table.seats))
+            clocks = self._clocks(table, stored.created or self.now())
             for number, (seq, seat, action) in enumerate(stored.rows):
                 if seq != number or not isinstance(seat, int):
                     raise refuse("row", f"La ligne {number} du journal est hors de son ordre.")
                 try:
+                    acted = table.row_decider(seat, action)
                     table.replay_row(seat, action)
                 except TableRefusal as refusal:
                     raise refuse(
                         "row", f"Ligne {number} du journal refusée\u00a0: {refusal}"
                     ) from None
+                if clocks is not None and number < len(stored.times):
+                    # The clocks as they were: each row at the moment it was logged.
+                    clocks.update(
+                        table.awaited_seats(), table.state.turn, stored.times[number], acted
+                    )
         except (AkvoError, ValueError, TypeError) as error:
             reason = str(error) if isinstance(error, TableRefusal) else "table illisible"
             log.warning("table %s is broken: %s", stored.id, reason)
             self.broken[stored.id] = reason
             return None
-        entry = self._new_entry(table, credentials)
+        entry = self._new_entry(table, credentials, clocks)
         entry.recorded, entry.expired = stored.finished, stored.expired
         self._show_live(entry)
         self._open[stored.id] = entry
@@ -323,10 +330,21 @@ class TableService:
             "spectator": {"token": spectator},
         }
 
-    def _new_entry(self, table: Table, credentials: Credentials) -> _Open:
+    def _clocks(self, table: Table, created: float) -> SeatClocks | None:
+        """A new table's seat clocks, started at ``created`` on its first decisions."""
+        if table.setup.clock is None:
+            return None
+        clocks = SeatClocks(table.setup.clock, len(table.seats), created)
+        clocks.update(table.awaited_seats(), table.state.turn, created)
+        return clocks
+
+    def _new_entry(
+        self, table: Table, credentials: Credentials, clocks: SeatClocks | None = None
+    ) -> _Open:
         now = self.now()
         seats = len(table.seats)
-        clocks = None if table.setup.clock is None else SeatClocks(table.setup.clock, seats, now)
+        if clocks is None:
+            clocks = self._clocks(table, now)
         return _Open(
             table,
             credentials,

@@ -60,6 +60,8 @@ CREATE TRIGGER actions_no_delete BEFORE DELETE ON actions
 WHEN (SELECT finished IS NULL AND expired IS NULL FROM tables WHERE id = OLD.table_id)
 BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END;
 """
+#: The columns of ``tables`` a :class:`StoredTable` is read from (both stores).
+COLUMNS = "id, setup, credentials, finished, expired, created"
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +75,10 @@ class StoredTable:
     rows: list[tuple[int, int, str]]
     finished: bool
     expired: bool = False
+    #: When the table was created and when each row was logged (UNIX time, the store's
+    #: clock): the seat clocks are rebuilt from them after a restart.
+    created: float = 0.0
+    times: tuple[float, ...] = ()
 
 
 class Store(Protocol):
@@ -150,7 +156,7 @@ class TableStore:
 
     def load(self, table_id: str) -> StoredTable | None:
         found = self._db.execute(
-            "SELECT id, setup, credentials, finished, expired FROM tables WHERE id = ?",
+            f"SELECT {COLUMNS} FROM tables WHERE id = ?",
             (table_id,),
         ).fetchone()
         return None if found is None else self._stored(found)
@@ -166,8 +172,8 @@ class TableStore:
     def open_tables(self) -> Iterator[StoredTable]:
         """Every table neither finished nor expired, oldest first."""
         cursor = self._db.execute(
-            "SELECT id, setup, credentials, finished, expired FROM tables "
-            "WHERE finished IS NULL AND expired IS NULL ORDER BY created"
+            f"SELECT {COLUMNS} FROM tables WHERE finished IS NULL AND expired IS NULL "
+            "ORDER BY created"
         )
         for found in cursor.fetchall():
             yield self._stored(found)
@@ -234,18 +240,11 @@ class TableStore:
         return lambda: None
 
     def _stored(self, found: tuple[Any, ...]) -> StoredTable:
-        table_id, setup, credentials, finished, expired = found
         rows = self._db.execute(
-            "SELECT seq, seat, action FROM actions WHERE table_id = ? ORDER BY seq", (table_id,)
+            "SELECT seq, seat, action, at FROM actions WHERE table_id = ? ORDER BY seq",
+            (found[0],),
         ).fetchall()
-        return StoredTable(
-            str(table_id),
-            str(setup),
-            str(credentials),
-            list(rows),
-            finished is not None,
-            expired is not None,
-        )
+        return stored_table(found, [tuple(row) for row in rows])
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self._db)
@@ -263,6 +262,22 @@ class _Transaction:
 
     def __exit__(self, kind: object, error: object, trace: object) -> None:
         self._db.execute("COMMIT" if kind is None else "ROLLBACK")
+
+
+def stored_table(found: tuple[Any, ...], rows: list[tuple[Any, ...]]) -> StoredTable:
+    """A :class:`StoredTable` from a row of ``tables`` (:data:`COLUMNS`) and its log's
+    rows (seq, seat, action, at): the same for either store."""
+    table_id, setup, credentials, finished, expired, created = found
+    return StoredTable(
+        str(table_id),
+        str(setup),
+        str(credentials),
+        [(int(q), int(s), str(a)) for q, s, a, _ in rows],
+        finished is not None,
+        expired is not None,
+        float(created),
+        tuple(float(at) for *_, at in rows),
+    )
 
 
 def _json(data: dict[str, Any]) -> str:

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, Final
 
 from akvo.extras import optional
-from akvo.online.store import Listener, StoredTable
+from akvo.online.store import COLUMNS, Listener, StoredTable, stored_table
 
 if TYPE_CHECKING:
     import psycopg
@@ -73,7 +73,6 @@ END $$;
 CREATE OR REPLACE TRIGGER akvo_actions_guard BEFORE UPDATE OR DELETE ON akvo_actions
 FOR EACH ROW EXECUTE FUNCTION akvo_actions_guard();
 """
-_COLUMNS: Final = "id, setup, credentials, finished, expired"
 
 
 class PostgresStore:
@@ -131,7 +130,7 @@ class PostgresStore:
             )
 
     def load(self, table_id: str) -> StoredTable | None:
-        found = self._all(f"SELECT {_COLUMNS} FROM akvo_tables WHERE id = %s", (table_id,))
+        found = self._all(f"SELECT {COLUMNS} FROM akvo_tables WHERE id = %s", (table_id,))
         return self._stored(found[0]) if found else None
 
     def rows_since(self, table_id: str, seq: int) -> list[tuple[int, int, str]]:
@@ -144,7 +143,7 @@ class PostgresStore:
 
     def open_tables(self) -> Iterator[StoredTable]:
         found = self._all(
-            f"SELECT {_COLUMNS} FROM akvo_tables WHERE finished IS NULL AND expired IS NULL "
+            f"SELECT {COLUMNS} FROM akvo_tables WHERE finished IS NULL AND expired IS NULL "
             "ORDER BY created"
         )
         for row in found:
@@ -244,16 +243,11 @@ class PostgresStore:
         return stop
 
     def _stored(self, found: tuple[Any, ...]) -> StoredTable:
-        table_id, setup, credentials, finished, expired = found
-        rows = self.rows_since(str(table_id), 0)
-        return StoredTable(
-            str(table_id),
-            str(setup),
-            str(credentials),
-            rows,
-            finished is not None,
-            expired is not None,
+        rows = self._all(
+            "SELECT seq, seat, action, at FROM akvo_actions WHERE table_id = %s ORDER BY seq",
+            (found[0],),
         )
+        return stored_table(found, rows)
 
 
 def _json(data: dict[str, Any]) -> str:

@@ -534,6 +534,12 @@ class Table:
         self.state.apply_action(action)
         self._settle()
 
+    def row_decider(self, index: int, action: object) -> int:
+        """The seat whose own decision a row is (its clock starts again), or -1: a whole
+        side's bot's row or a change of who plays a seat (before the row is applied)."""
+        control = isinstance(action, str) and action.partition(" ")[0] in (SEAT_BOT, SEAT_BACK)
+        return -1 if control or self._side_bot(index) else index
+
     def replay_row(self, index: int, action: object) -> None:
         """Apply one stored row: a whole side's bot's, a change of who plays a seat, or a
         seat's action (by the bot playing it, if one does)."""
