@@ -5,7 +5,7 @@
 - first win-chance estimates for every option of a decision (what the match page's worker
   reports first: :meth:`akvo.coach.WinChances.refine_for` of
   :data:`akvo_widgets.play.coach.FIRST_SECONDS`, one rollout per option per step): ≤ 2 s;
-- a whole match analysed (:func:`akvo.coach.analyse`, both sides, default budget) with 2
+- a whole match reviewed (:func:`akvo.coach.review`, both sides, default budget) with 2
   Dask workers: ≤ 60 s; with ``--speedup`` also with 1 worker, the speed-up beside this
   machine's ceiling, measured in the same run (:func:`ceiling`: the same CPU-bound job, the
   rollouts' own work, done twice in one process and once in each of two processes at the
@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from recorded import stamp, write
 
 from akvo.bots.greedy import GreedyBot
-from akvo.coach import WinChances, analyse, decision_values
+from akvo.coach import WinChances, decision_values, review
 from akvo.match import play_match, replay
 from akvo.match.state import MatchState
 from akvo_widgets.play.coach import FIRST_SECONDS
@@ -106,7 +106,7 @@ def main() -> int:
         if args.speedup:
             ceilings.append(ceiling())  # before each run: the load may change between them
         start = time.perf_counter()
-        analysis = analyse(record, workers=workers, progress=False)
+        analysis = review(record, workers=workers, progress=False)
         runs[workers] = time.perf_counter() - start
     decisions = len(analysis.decisions)
     p95v, p95f = np.percentile(values_ms, 95), np.percentile(first_s, 95)
@@ -126,7 +126,7 @@ def main() -> int:
         f"{np.percentile(first_s, 50):.2f} | {p95f:.2f} | {max(first_s):.2f} | ≤ 2 s |",
         "",
         f"Whole match analysed (greedy vs greedy, seed 100, both sides, {decisions} decisions, "
-        f"default budget {analysis.rollouts} rollouts per option, up to {analysis.max_rollouts}):",
+        f"default budget {analysis.budget}):",
         "",
         "| workers | seconds | target |",
         "| ---: | ---: | --- |",

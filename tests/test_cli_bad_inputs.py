@@ -108,9 +108,9 @@ def test_a_bad_input_gets_one_line_status_2_and_nothing_written(
     monkeypatch.chdir(work)
     match = ""
     if "{match}" in argv:
-        from tests.test_coach_analysis import record
+        from tests.coach_records import short_match
 
-        (tmp_path / "match.json").write_text(json.dumps(record()), encoding="utf-8")
+        (tmp_path / "match.json").write_text(json.dumps(short_match()), encoding="utf-8")
         match = str(tmp_path / "match.json")
     fill = {"port": closed_port, "match": match}
     played: list[object] = []

@@ -15,7 +15,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from akvo.bots import make_bot
 from akvo.bots.greedy import GreedyBot
 from akvo.bots.judge import evaluation_for
 from akvo.bots.lookahead import chance_branches
@@ -33,19 +32,17 @@ from akvo.coach.exercises import (
 )
 from akvo.coach.luck import match_luck
 from akvo.coach.rating import BANDS, VERDICTS, band, stable_verdict
-from akvo.coach.review import ORDERS_WIDEN, Review, refine, review
+from akvo.coach.review import ORDERS_WIDEN, Review, chunks, refine, review
 from akvo.coach.valuation import EVAL_MARGIN, valuation
 from akvo.coach.values import EXPECTED_POINTS, P_PUSH, P_SUCCESS, decision_values
 from akvo.coach.words import action_words, percent
 from akvo.errors import RecordError
-from akvo.match import MatchState, decisions, play_match, replay
+from akvo.match import MatchState, play_match, replay
 from akvo.match.actions import PARSED
 from akvo.match.bots import UniformBot
 from akvo.match.core import CHANCE
 from akvo.match.phases import ORDERS, ROLL
-from akvo.match.streams import KeyedChance
-from tests.match.helpers import bare
-from tests.test_coach_analysis import record
+from tests.coach_records import short_match
 
 #: Engine action codes that must never reach a player.
 CODE = re.compile(
@@ -58,8 +55,8 @@ PERCENT = re.compile(r"(\d+,\d) %")
 
 @cache
 def reviewed_b() -> Review:
-    """Side B of the short match of the analysis tests, default budget, seed 0."""
-    return review(record(), side="B", progress=False)
+    """Side B of :func:`short_match`, default budget, seed 0."""
+    return review(short_match(), side="B", progress=False)
 
 
 @cache
@@ -158,7 +155,7 @@ def test_bad_valuation_requests_are_refused(kwargs: dict[str, Any], message: str
 
 
 def test_a_chance_node_or_a_non_state_is_refused() -> None:
-    state = replay({**record(), "actions": []}, log=False)
+    state = replay({**short_match(), "actions": []}, log=False)
     while state.player != CHANCE:
         state.apply_action(state.legal[0])
     with pytest.raises(CoachError, match="chance node"):
@@ -254,7 +251,7 @@ def test_bands_are_ordered_and_cover_the_scale() -> None:
 
 
 def test_outside_the_orders_verdicts_do_not_depend_on_the_seed() -> None:
-    other = review(record(), side="B", seed=99, progress=False)
+    other = review(short_match(), side="B", seed=99, progress=False)
     for a, b in zip(reviewed_b().decisions, other.decisions, strict=True):
         assert a.coup == b.coup
         if a.values.method == "lookahead":
@@ -283,17 +280,17 @@ def test_the_review_reads_each_loss_from_its_valuation() -> None:
 def test_refine_values_one_decision_again_with_twice_the_budget() -> None:
     done = reviewed_b()
     coup = done.decisions[0].coup
-    finer = refine(done, record(), coup)
+    finer = refine(done, short_match(), coup)
     assert finer.decision(coup).values.budget == 2
     assert [r.values for r in finer.decisions[1:]] == [r.values for r in done.decisions[1:]]
     with pytest.raises(CoachError, match="no analysed decision"):
-        refine(done, record(), 10_000)
+        refine(done, short_match(), 10_000)
 
 
 def test_the_move_list_marks_decisions_and_rolls() -> None:
     done = reviewed_b()
     moves = done.move_list()
-    assert [m.coup for m in moves] == list(range(1, len(record()["actions"]) + 1))
+    assert [m.coup for m in moves] == list(range(1, len(short_match()["actions"]) + 1))
     marked = {m.coup: m for m in moves if m.options}
     assert set(marked) == {row.coup for row in done.decisions}
     for row in done.decisions:
@@ -364,7 +361,7 @@ def test_the_command_prints_the_review_of_the_api(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     match = tmp_path / "match.json"
-    match.write_text(json.dumps(record()), encoding="utf-8")
+    match.write_text(json.dumps(short_match()), encoding="utf-8")
     argv = ["analyse", str(match), "--side", "B", "--workers", "0", "--no-progress"]
     assert main(argv) == 0
     printed = capsys.readouterr().out
@@ -376,31 +373,88 @@ def test_the_command_prints_the_review_of_the_api(
     assert [d["verdict"] for d in data["decisions"]] == [r.verdict for r in reviewed_b().decisions]
 
 
+@pytest.mark.parametrize("count", [1, 2, 5, 12, 400])
+def test_chunks_are_runs_of_consecutive_decisions_of_even_work(count: int) -> None:
+    indices = list(range(0, 600, 3))
+    length = 600
+    parts = chunks(indices, count, length)
+    assert [i for part in parts for i in part] == indices  # every decision once, in order
+    assert len(parts) == min(count, len(indices)) and all(parts)
+    weight = {i: length - i + length // 10 + 1 for i in indices}
+    work = [sum(weight[i] for i in part) for part in parts]
+    share = sum(work) / len(parts)
+    assert max(work) <= share + max(weight.values())  # even, to one decision
+    if count == 2:
+        assert len(parts[0]) < len(parts[1])  # the early decisions weigh more
+    assert chunks([], count, length) == []
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"side": "C"}, "side"),
+        ({"side": True}, "side"),
+        ({"budget": 0}, "budget"),
+        ({"budget": "8"}, "budget"),
+        ({"seed": 1.5}, "seed"),
+    ],
+)
+def test_bad_review_options_are_refused(options: dict[str, Any], message: str) -> None:
+    with pytest.raises(CoachError, match=message):
+        review(short_match(), progress=False, **options)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        None,
+        [1, 2],
+        {"format": 1},
+        {**short_match(), "actions": ["weather A", "fly away"]},
+        {**short_match(), "actions": "roll 1111"},
+        {**short_match(), "teams": ["AAAA", "BBBB"]},
+        {**short_match(), "format": 99},
+    ],
+)
+def test_a_broken_or_hostile_record_gets_the_engines_error(bad: object) -> None:
+    with pytest.raises(RecordError):
+        review(bad, progress=False)
+
+
+@pytest.mark.parametrize(
+    ("content", "options", "message"),
+    [
+        ("{not json", [], "not valid JSON"),
+        ("[1, 2]", [], "JSON object"),
+        ('{"format": 1, "rules": {}, "teams": ["x", "y"], "actions": []}', [], "teams"),
+        (None, ["--budget", "many"], "budget"),
+        (None, ["--out", "x.csv"], "out"),
+        (None, ["--workers", "1", "--scheduler", "tcp://127.0.0.1:1"], "not allowed"),
+    ],
+)
+def test_a_bad_file_or_option_gets_one_line_and_status_2(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    content: str | None,
+    options: list[str],
+    message: str,
+) -> None:
+    match = tmp_path / "match.json"
+    match.write_text(json.dumps(short_match()) if content is None else content, "utf-8")
+    assert main(["analyse", str(match), "--workers", "0", *options]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("akvo: error:") and message in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
 # --- exercises --------------------------------------------------------------------------------
 
 
 @cache
-def mistakes_record() -> dict[str, Any]:
-    """The short position of the analysis tests, random B with other dice: its review
-    finds a « gaffe » and two « erreur » of B (coups 4, 11, 12), every one outside the
-    orders (no seed in them)."""
-    state = bare(
-        keep={"A": "NIV", "B": "AF"},
-        ultimes={"A": ["lanceur"], "B": ["plongeur"]},
-        turn=8,
-        rows={
-            "A": {"pedalair": 5, "kitesurfeur": 5, "navire": 4, "surfeur": 3, "plongeur": 3},
-            "B": {"pedalair": 6, "kitesurfeur": 6, "navire": 5, "surfeur": 4, "plongeur": 4},
-        },
-    )
-    for _ in decisions(state, KeyedChance(7), (make_bot("greedy", 1), make_bot("random", 7))):
-        pass
-    return state.record()
-
-
-@cache
 def mistakes_review() -> Review:
-    return review(mistakes_record(), side="B", progress=False)
+    """B's review of :func:`short_match` with other dice: a « gaffe » and two « erreur »
+    (coups 4, 11, 12), every one outside the orders (no seed in them)."""
+    return review(short_match(7, 7), side="B", progress=False)
 
 
 def _exercises() -> tuple[Any, ...]:

@@ -14,9 +14,7 @@ mistakes of a finished match.
   ``akvo analyse`` — stable verdicts, luck (:mod:`akvo.coach.luck`), ratings
   (:mod:`akvo.coach.rating`), the annotated move list, :func:`refine`;
 - :func:`mistake_exercises` (:mod:`akvo.coach.exercises`): mistakes as exercises on a
-  spaced schedule;
-- :func:`analyse` (:mod:`akvo.coach.analysis`): the earlier rollout analysis of a record,
-  kept while the pages move to :func:`review`.
+  spaced schedule.
 
 Pure Python over the engine's public API: no Jupyter, no widgets (the pages build on it).
 """
@@ -29,7 +27,6 @@ from typing import TYPE_CHECKING, Any
 from akvo.coach.errors import CoachError
 
 if TYPE_CHECKING:
-    from akvo.coach.analysis import Analysis, analyse
     from akvo.coach.chances import OptionChance, WinChances, candidate_options
     from akvo.coach.exercises import mistake_exercises
     from akvo.coach.review import Review, refine, review
@@ -38,8 +35,6 @@ if TYPE_CHECKING:
 
 #: Where each name lives: imported on first use, so that ``akvo --help`` stays light.
 _HOMES = {
-    "Analysis": "analysis",
-    "analyse": "analysis",
     "OptionChance": "chances",
     "WinChances": "chances",
     "candidate_options": "chances",
@@ -63,7 +58,6 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    "Analysis",
     "CoachError",
     "DecisionValues",
     "OptionChance",
@@ -72,7 +66,6 @@ __all__ = [
     "Review",
     "Valuation",
     "WinChances",
-    "analyse",
     "candidate_options",
     "decision_values",
     "mistake_exercises",

@@ -291,8 +291,8 @@ _LIVE_MEMO: list[RolloutMemo] = []
 def live_memo() -> RolloutMemo:
     """The process's one :class:`RolloutMemo` for a page's live coach: the estimates of a
     match's decisions, made one after another, share their rollouts' positions (the next
-    decision's rollouts meet the last one's), as :func:`akvo.coach.analyse` shares them
-    within a record. Tables are per match and seed, so other matches never mix in."""
+    decision's rollouts meet the last one's), as consecutive decisions of one record do.
+    Tables are per match and seed, so other matches never mix in."""
     if not _LIVE_MEMO:
         _LIVE_MEMO.append(RolloutMemo(LIVE_MEMO_LIMIT))
     return _LIVE_MEMO[0]

@@ -53,6 +53,28 @@ def _out(text: str) -> Path:
     return path
 
 
+def load_record(path: str) -> dict[str, Any]:
+    """A match record from a JSON file, checked for size and shape before the engine reads
+    it (:class:`~akvo.errors.RecordError` names what is wrong; an unreadable file gets
+    :class:`~akvo.coach.errors.CoachError`)."""
+    from akvo.coach.errors import CoachError
+    from akvo.errors import RecordError, excerpt
+    from akvo.match.records import MAX_JSON_CHARS, parse_json
+
+    file = Path(path)
+    try:
+        size = file.stat().st_size
+        if size > MAX_JSON_CHARS:
+            raise RecordError(f"{excerpt(path)} is too large for a match record ({size} bytes)")
+        data = file.read_bytes()
+    except OSError as error:
+        raise CoachError(f"cannot read {excerpt(path)}: {error.strerror or error}") from None
+    record = parse_json(data)
+    if not isinstance(record, dict):
+        raise RecordError(f"a match record is a JSON object, got {type(record).__name__}")
+    return record
+
+
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add the ``analyse`` command to the ``akvo`` command line's subparsers."""
     parser: argparse.ArgumentParser = subparsers.add_parser(
@@ -98,7 +120,6 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> None:
     """Run ``akvo analyse`` with parsed arguments."""
-    from akvo.coach.analysis import load_record
     from akvo.coach.review import review
 
     record = load_record(args.match)

@@ -314,6 +314,26 @@ def review_chunk(
     return out
 
 
+def chunks(indices: Sequence[int], count: int, length: int) -> list[list[int]]:
+    """``indices`` (increasing action indices) cut into at most ``count`` runs of
+    consecutive decisions of about even work, a Dask worker's task each: a decision weighs
+    the rest of the match after it (``length`` actions in all; the orders' rollouts play
+    that) plus a tenth of a match (its own work: options, intervals)."""
+    if not indices:
+        return []
+    count = max(1, min(count, len(indices)))
+    weights = [length - index + length // 10 + 1 for index in indices]
+    share = sum(weights) / count
+    out: list[list[int]] = [[]]
+    done = 0.0
+    for index, weight in zip(indices, weights, strict=True):
+        if out[-1] and done >= share * len(out) and len(out) < count:
+            out.append([])
+        out[-1].append(index)
+        done += weight
+    return out
+
+
 def _sides(side: object) -> tuple[int, ...]:
     if side is None:
         return (0, 1)
@@ -381,7 +401,6 @@ def _run(
             if bar is not None:
                 bar.update(len(rows))
             return rows
-        from akvo.coach.analysis import chunks
         from akvo.lab.run import dask_client
 
         distributed: Any = importlib.import_module("distributed")
@@ -428,6 +447,7 @@ __all__ = [
     "Move",
     "Review",
     "Reviewed",
+    "chunks",
     "refine",
     "review",
     "review_chunk",
