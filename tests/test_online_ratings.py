@@ -102,5 +102,7 @@ def test_a_win_never_lowers_and_a_game_never_widens(
 def test_bad_results_are_refused() -> None:
     with pytest.raises(RatingError, match="A, B or draw"):
         rate_table({}, Table((SeatResult("a", 0), SeatResult("b", 1)), "C"))
-    with pytest.raises(RatingError, match=r"1, 0\.5 or 0"):
+    with pytest.raises(RatingError, match="between 0 and 1"):
         update(Rating(), [(Rating(), 2.0)])
+    with pytest.raises(RatingError, match="between 0 and 1"):
+        update(Rating(), [(Rating(), float("nan"))])

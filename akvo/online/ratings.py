@@ -61,13 +61,14 @@ def _expected(mu: float, mu_j: float, phi_j: float) -> float:
 
 
 def update(player: Rating, games: Iterable[tuple[Rating, float]], tau: float = TAU) -> Rating:
-    """``player`` after one rating period of ``games`` (opponent, score 1 / ½ / 0);
-    without games only the deviation grows (Glickman's steps 1–8)."""
+    """``player`` after one rating period of ``games`` (opponent, score 1 / ½ / 0, or a
+    luck-adjusted score between them); without games only the deviation grows (Glickman's
+    steps 1–8)."""
     mu, phi, sigma = (player.rating - START) / SCALE, player.deviation / SCALE, player.volatility
     played = [(((o.rating - START) / SCALE), o.deviation / SCALE, s) for o, s in games]
     for _, _, score in played:
-        if score not in (0.0, 0.5, 1.0):
-            raise RatingError(f"a game's score is 1, 0.5 or 0, not {score!r}")
+        if not 0.0 <= score <= 1.0:  # also NaN
+            raise RatingError(f"a game's score is between 0 and 1, not {score!r}")
     if not played:
         grown = math.sqrt(phi * phi + sigma * sigma)
         return replace(player, deviation=min(START_DEVIATION, grown * SCALE))
@@ -135,6 +136,9 @@ class Table:
     seats: tuple[SeatResult, ...]
     result: str
     bot_rating: Mapping[str, Rating] = field(default_factory=dict)
+    #: Each side's score instead of the result's 1 / ½ / 0: the luck-adjusted result
+    #: (:meth:`akvo.coach.luck.Luck.adjusted`, clipped to 0–1), when it was measured.
+    scores: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,7 +193,12 @@ def rate_table(
         opponent = _composite(sides[1 - seat.side])
         if opponent is None:
             continue
-        score = 0.0 if seat.left else _side_score(table.result, seat.side)
+        if seat.left:
+            score = 0.0
+        elif table.scores is not None:
+            score = table.scores[seat.side]
+        else:
+            score = _side_score(table.result, seat.side)
         standing = before.get(seat.profile, Profile())
         after[seat.profile] = Profile(
             update(standing.rating, [(opponent, score)], tau),

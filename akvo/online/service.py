@@ -46,7 +46,7 @@ import queue
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -54,9 +54,11 @@ from typing import Any, Final
 from akvo.bots import REGISTRY, Bot, make_bot
 from akvo.errors import AkvoError
 from akvo.match.state import MatchState
+from akvo.online import profiles as pseudonyms
 from akvo.online.clock import LIVE, SeatClocks
+from akvo.online.ratings import Rating, rate_table
 from akvo.online.seating import BOT_NAMES, TableRefusal, TableSetup, parse_request, refuse
-from akvo.online.store import Store, StoredTable
+from akvo.online.store import Store, StoredProfile, StoredTable
 from akvo.online.table import PLAYER, SEAT_BACK, SEAT_BOT, SPECTATOR, Table
 from akvo.online.views import Coach, Labels, PlainLabels, seat_view, seat_view_json
 
@@ -157,6 +159,10 @@ class _Open:
     joined: list[bool] = field(default_factory=list)
     #: Other servers' latest presence marks per seat (a shared store), read at each tick.
     elsewhere: dict[int, float] = field(default_factory=dict)
+    #: The profile each seat is played under (seat index → profile id), and what the
+    #: views show of them (:func:`akvo.online.profiles.public`).
+    profiles: dict[int, str] = field(default_factory=dict)
+    shown: list[dict[str, Any] | None] = field(default_factory=list)
 
 
 class _Pending(Exception):
@@ -182,8 +188,15 @@ class TableService:
         takeover_bot: str = "greedy",
         idle_limit: float = IDLE_LIMIT,
         keep_records: int | None = None,
+        bot_ratings: Mapping[str, Rating] | None = None,
+        luck_adjusted: bool = True,
     ) -> None:
         self.store = store
+        #: The bots' ratings, by engine name, as opponents of rated players (a side of
+        #: bots without one is no opponent: nobody is rated against it).
+        self.bot_ratings = dict(bot_ratings or {})
+        #: Whether finished tables rate their players by the luck-adjusted result.
+        self.luck_adjusted = luck_adjusted
         #: The clock of presence, seat clocks and expiry (tests give their own).
         self.now = now
         #: The bot a seat goes to when nobody chose one (engine name).
@@ -291,6 +304,7 @@ class TableService:
             return None
         entry = self._new_entry(table, credentials, clocks)
         entry.recorded, entry.expired = stored.finished, stored.expired
+        self._read_profiles(entry)
         self._show_live(entry)
         self._open[stored.id] = entry
         if table.finished:
@@ -414,6 +428,23 @@ class TableService:
             )
         return _record(entry.table)
 
+    def public_record(self, table_id: object) -> dict[str, Any]:
+        """The engine's match record of a FINISHED table, for anyone with its id (the
+        replay page): every order in it was revealed when played. An unfinished table's
+        is refused (409), whatever the caller holds: its hidden orders never leave."""
+        if not isinstance(table_id, str):
+            raise refuse("not_found", "Table inconnue.")
+        entry = self._open.get(table_id)
+        if entry is not None and entry.table.finished:
+            return entry.table.state.record()
+        text = self.store.record(table_id)  # set when the table finished, on any server
+        if text is None:
+            if entry is None and self.store.load(table_id) is None:
+                raise refuse("not_found", "Table inconnue.")
+            raise refuse("playing", "Ce match n’est pas fini\u00a0: il se revoit une fois terminé.")
+        match: dict[str, Any] = json.loads(text)["match"]
+        return match
+
     # --- acting -----------------------------------------------------------------------------
     def act(self, table_id: object, token: object, action: object) -> dict[str, Any]:
         """Seat ``token`` plays ``action``: checked, committed, applied, pushed; returns the
@@ -429,11 +460,7 @@ class TableService:
     def act_request(self, table_id: object, body: object, token: object = None) -> dict[str, Any]:
         """:meth:`act` from an action's JSON body ``{"token"?, "action"}`` (``token``: the
         one the request carried elsewhere); a body with any other key is refused."""
-        if not isinstance(body, dict):
-            raise refuse("request", "La demande doit être un objet JSON.")
-        unknown = sorted(str(k)[:20] for k in body if k not in ACTION_KEYS)
-        if unknown:
-            raise refuse("request", f"Champ inconnu dans la demande\u00a0: « {unknown[0]} ».")
+        body = _body(body, ACTION_KEYS)
         return self.act(table_id, body.get("token", token), body.get("action"))
 
     def _commit(
@@ -488,6 +515,7 @@ class TableService:
             entry.recorded = True
             self.store.finish(table.id, _record(table))
             self._remember_finished(table.id)
+            self._rate(entry)
         if entry.clocks is not None:
             entry.clocks.update(table.awaited_seats(), table.state.turn, now, acted)
         self._show_live(entry)
@@ -508,6 +536,116 @@ class TableService:
         ]
         live.offered = tuple(sorted(entry.offered))
         live.expired = entry.expired
+        live.profiles = entry.shown
+
+    # --- profiles and ratings ---------------------------------------------------------------
+    def create_profile(self, request: object) -> dict[str, Any]:
+        """A new profile from ``{"name"}``: its id, name and secret key (shown once; the
+        store keeps the key's hash only)."""
+        body = _body(request, pseudonyms.CREATE_KEYS)
+        name = pseudonyms.profile_name(body.get("name"))
+        key, profile_id = new_token(), secrets.token_urlsafe(9)
+        try:
+            self.store.create_profile(profile_id, name, token_hash(key))
+        except Exception as error:
+            if _is_conflict(error):
+                raise refuse(
+                    "name_taken",
+                    f"Le nom «\u00a0{name}\u00a0» est déjà pris\u00a0; un autre\u00a0?",
+                ) from None
+            log.error("could not store a new profile: %s", error)
+            raise refuse("store", "Le serveur n’a pas pu enregistrer le profil.") from None
+        return {"profile": profile_id, "name": name, "key": key}
+
+    def own_profile(self, key: object) -> dict[str, Any]:
+        """The profile of secret ``key``: its id and what anyone may read of it."""
+        found = self._profile_of(key)
+        return {"profile": found.id, **pseudonyms.public(found.name, found.standing)}
+
+    def _profile_of(self, key: object) -> StoredProfile:
+        if not isinstance(key, str) or not 0 < len(key) <= 200:
+            raise refuse("forbidden", "Clé de profil invalide.")
+        found = self.store.profile_by_key(token_hash(key))
+        if found is None:
+            raise refuse("forbidden", "Clé de profil invalide\u00a0: aucun profil ne l’a.")
+        return found
+
+    def join(self, table_id: object, request: object, token: object = None) -> dict[str, Any]:
+        """Seat ``token`` plays under the profile of ``key`` (``{"token"?, "key"}``) from
+        now on, until the table ends; once per seat, before the table finishes. Returns
+        the seat's view."""
+        body = _body(request, pseudonyms.JOIN_KEYS)
+        entry, seat = self._seat(table_id, body.get("token", token))
+        if seat == SPECTATOR:
+            raise refuse("spectator", "Un spectateur regarde sans jouer.")
+        found = self._profile_of(body.get("key"))
+        if entry.table.finished:
+            raise refuse("finished", "Le match est fini\u00a0: il n’y a plus de place à prendre.")
+        if seat in entry.profiles or found.id in entry.profiles.values():
+            raise refuse("seat_taken", "Cette place, ou ce profil, joue déjà sous un nom ici.")
+        try:
+            self.store.bind_seat(entry.table.id, seat, found.id)
+        except Exception as error:
+            if _is_conflict(error):  # another server bound it meanwhile
+                raise refuse("seat_taken", "Cette place joue déjà sous un nom.") from None
+            log.error("could not bind a profile at table %s: %s", entry.table.id, error)
+            raise refuse("store", "Le serveur n’a pas pu enregistrer le profil.") from None
+        self._read_profiles(entry)
+        self._show_live(entry)
+        self._push(entry)
+        return seat_view(entry.table, seat, self.labels, coach=self.coach)
+
+    def standings(self, limit: int = 100) -> list[dict[str, Any]]:
+        """The rated profiles, best first by the low end of their 95 % interval."""
+        return [pseudonyms.public(p.name, p.standing) for p in self.store.profiles(None, limit)]
+
+    def _read_profiles(self, entry: _Open) -> None:
+        """The table's seats' profiles and standings, from the store."""
+        entry.profiles = self.store.seat_profiles(entry.table.id)
+        found = {}
+        if entry.profiles:
+            found = {p.id: p for p in self.store.profiles(list(set(entry.profiles.values())))}
+        entry.shown = [
+            None
+            if entry.profiles.get(s) not in found
+            else pseudonyms.public(found[entry.profiles[s]].name, found[entry.profiles[s]].standing)
+            for s in range(len(entry.table.seats))
+        ]
+
+    def _rate(self, entry: _Open) -> None:
+        """Rate a finished table's profiles once (any server): by the luck-adjusted result,
+        measured off the event loop when one is attached, else by 1 / ½ / 0."""
+        table = entry.table
+        profiles = self.store.seat_profiles(table.id)
+        if not profiles:
+            return
+        record = table.state.record()
+
+        def apply(scores: tuple[float, float] | None) -> None:
+            rated = pseudonyms.rated_table(table, profiles, self.bot_ratings, scores)
+            try:
+                self.store.rate(table.id, lambda before: rate_table(before, rated))
+            except Exception as error:  # the store: the table stays unrated, logged
+                log.error("could not rate table %s: %s", table.id, error)
+                return
+            self._read_profiles(entry)
+            self._show_live(entry)
+            self._push(entry)
+
+        if not self.luck_adjusted:
+            apply(None)
+            return
+        loop = self._loop
+        if loop is None:
+            apply(pseudonyms.luck_scores(record))
+            return
+        future = loop.run_in_executor(self._executor, pseudonyms.luck_scores, record)
+
+        def done(measured: asyncio.Future[tuple[float, float] | None]) -> None:
+            failed = measured.cancelled() or measured.exception() is not None
+            apply(None if failed else measured.result())
+
+        future.add_done_callback(done)
 
     # --- who plays a seat -------------------------------------------------------------------
     def hand_over(
@@ -843,6 +981,16 @@ def _record(table: Table) -> dict[str, Any]:
         "by": list(table.authors),
         "match": table.state.record(),
     }
+
+
+def _body(request: object, keys: frozenset[str]) -> dict[str, Any]:
+    """A request's JSON object, refused if it holds a key outside ``keys``."""
+    if not isinstance(request, dict):
+        raise refuse("request", "La demande doit être un objet JSON.")
+    unknown = sorted(str(k)[:20] for k in request if k not in keys)
+    if unknown:
+        raise refuse("request", f"Champ inconnu dans la demande\u00a0: « {unknown[0]} ».")
+    return request
 
 
 def _seat_index(table: Table, seat: object) -> int:

@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from akvo.online.ratings import Profile, Rating
+
 #: A store's listener: called with (table id, seq) of every row appended by any server.
 Listener = Callable[[str, int], None]
 
@@ -51,6 +53,30 @@ CREATE TABLE IF NOT EXISTS actions (
 CREATE TRIGGER IF NOT EXISTS actions_no_update BEFORE UPDATE ON actions
 BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END;
 CREATE INDEX IF NOT EXISTS open_tables ON tables(finished);
+CREATE TABLE IF NOT EXISTS profiles (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    key_hash TEXT NOT NULL UNIQUE,
+    created REAL NOT NULL,
+    rating REAL NOT NULL,
+    deviation REAL NOT NULL,
+    volatility REAL NOT NULL,
+    tables INTEGER NOT NULL DEFAULT 0,
+    leaves INTEGER NOT NULL DEFAULT 0
+) STRICT;
+CREATE TABLE IF NOT EXISTS seat_profiles (
+    table_id TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    profile TEXT NOT NULL REFERENCES profiles(id),
+    PRIMARY KEY (table_id, seat)
+) STRICT;
+CREATE TABLE IF NOT EXISTS rated_tables (table_id TEXT PRIMARY KEY) STRICT;
+CREATE TABLE IF NOT EXISTS mistakes (
+    key_hash TEXT NOT NULL,
+    table_id TEXT NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (key_hash, table_id)
+) STRICT;
 """
 #: Run after :data:`SCHEMA` on every open (older files lack the column and had a trigger
 #: refusing every deletion): only an ended table's log may be deleted, by :meth:`prune`.
@@ -81,6 +107,20 @@ class StoredTable:
     times: tuple[float, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class StoredProfile:
+    """A pseudonymous profile as stored: its public id and name, its standing (never its
+    key: only the key's SHA-256 is kept, and only the store reads it)."""
+
+    id: str
+    name: str
+    standing: Profile
+
+
+#: A rating update: the standings of a finished table's profiles before it → after it.
+Rate = Callable[[dict[str, Profile]], dict[str, Profile]]
+
+
 class Store(Protocol):
     """What :class:`akvo.online.service.TableService` needs of a store."""
 
@@ -103,6 +143,14 @@ class Store(Protocol):
     def listen(self, listener: Listener) -> Callable[[], None]: ...
     def mark_present(self, table_id: str, seats: list[int], server: str, until: float) -> None: ...
     def present_elsewhere(self, table_id: str, server: str) -> dict[int, float]: ...
+    def create_profile(self, profile_id: str, name: str, key_hash: str) -> None: ...
+    def profile_by_key(self, key_hash: str) -> StoredProfile | None: ...
+    def profiles(self, ids: list[str] | None = None, limit: int = 100) -> list[StoredProfile]: ...
+    def bind_seat(self, table_id: str, seat: int, profile_id: str) -> None: ...
+    def seat_profiles(self, table_id: str) -> dict[int, str]: ...
+    def rate(self, table_id: str, rate: Rate) -> bool: ...
+    def keep_mistakes(self, key_hash: str, table_id: str, data: str) -> None: ...
+    def mistakes(self, key_hash: str) -> list[str]: ...
 
 
 class TableStore:
@@ -239,6 +287,93 @@ class TableStore:
         """Nothing to hear: one server writes this file."""
         return lambda: None
 
+    # --- profiles ---------------------------------------------------------------------------
+    def create_profile(self, profile_id: str, name: str, key_hash: str) -> None:
+        """A new profile at the starting rating; a name already taken (whatever its case)
+        raises sqlite3.IntegrityError."""
+        start = Rating()
+        with self._transaction():
+            self._db.execute(
+                "INSERT INTO profiles (id, name, key_hash, created, rating, deviation, "
+                "volatility) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (profile_id, name, key_hash, self._now(), *rating_row(start)),
+            )
+
+    def profile_by_key(self, key_hash: str) -> StoredProfile | None:
+        found = self._db.execute(
+            f"SELECT {PROFILE_COLUMNS} FROM profiles WHERE key_hash = ?", (key_hash,)
+        ).fetchone()
+        return None if found is None else stored_profile(found)
+
+    def profiles(self, ids: list[str] | None = None, limit: int = 100) -> list[StoredProfile]:
+        """The profiles ``ids`` (any order), or the ``limit`` best rated (lowest bound of
+        their 95 % interval first: a newcomer's wide interval does not top the list)."""
+        if ids is not None:
+            marks = ", ".join("?" * len(ids))
+            query = f"SELECT {PROFILE_COLUMNS} FROM profiles WHERE id IN ({marks})"
+            return [stored_profile(row) for row in self._db.execute(query, ids).fetchall()]
+        found = self._db.execute(
+            f"SELECT {PROFILE_COLUMNS} FROM profiles WHERE tables > 0 "
+            "ORDER BY rating - 2 * deviation DESC, name LIMIT ?",
+            (limit,),
+        ).fetchall()
+        return [stored_profile(row) for row in found]
+
+    def bind_seat(self, table_id: str, seat: int, profile_id: str) -> None:
+        """The seat is played under this profile (a seat already bound raises
+        sqlite3.IntegrityError)."""
+        with self._transaction():
+            self._db.execute(
+                "INSERT INTO seat_profiles (table_id, seat, profile) VALUES (?, ?, ?)",
+                (table_id, seat, profile_id),
+            )
+
+    def seat_profiles(self, table_id: str) -> dict[int, str]:
+        found = self._db.execute(
+            "SELECT seat, profile FROM seat_profiles WHERE table_id = ?", (table_id,)
+        ).fetchall()
+        return {int(seat): str(profile) for seat, profile in found}
+
+    def rate(self, table_id: str, rate: Rate) -> bool:
+        """Apply a finished table's rating update once (whichever server asks first): the
+        profiles of its seats are read, ``rate`` gives their new standings, written in the
+        same transaction. False when the table was rated already."""
+        with self._transaction():
+            done = self._db.execute(
+                "INSERT INTO rated_tables (table_id) VALUES (?) ON CONFLICT DO NOTHING",
+                (table_id,),
+            ).rowcount
+            if not done:
+                return False
+            found = self._db.execute(
+                f"SELECT {PROFILE_COLUMNS} FROM profiles WHERE id IN "
+                "(SELECT profile FROM seat_profiles WHERE table_id = ?)",
+                (table_id,),
+            ).fetchall()
+            before = {p.id: p.standing for p in map(stored_profile, found)}
+            for profile_id, after in rate(before).items():
+                self._db.execute(
+                    "UPDATE profiles SET rating = ?, deviation = ?, volatility = ?, "
+                    "tables = ?, leaves = ? WHERE id = ?",
+                    (*rating_row(after.rating), after.tables, after.leaves, profile_id),
+                )
+        return True
+
+    def keep_mistakes(self, key_hash: str, table_id: str, data: str) -> None:
+        """A profile's mistakes at a table (JSON text), readable with its key only."""
+        with self._transaction():
+            self._db.execute(
+                "INSERT INTO mistakes (key_hash, table_id, data) VALUES (?, ?, ?) "
+                "ON CONFLICT (key_hash, table_id) DO UPDATE SET data = excluded.data",
+                (key_hash, table_id, data),
+            )
+
+    def mistakes(self, key_hash: str) -> list[str]:
+        found = self._db.execute(
+            "SELECT data FROM mistakes WHERE key_hash = ? ORDER BY table_id", (key_hash,)
+        ).fetchall()
+        return [str(row[0]) for row in found]
+
     def _stored(self, found: tuple[Any, ...]) -> StoredTable:
         rows = self._db.execute(
             "SELECT seq, seat, action, at FROM actions WHERE table_id = ? ORDER BY seq",
@@ -278,6 +413,22 @@ def stored_table(found: tuple[Any, ...], rows: list[tuple[Any, ...]]) -> StoredT
         float(created),
         tuple(float(at) for *_, at in rows),
     )
+
+
+#: The columns of ``profiles`` a :class:`StoredProfile` is read from (both stores).
+PROFILE_COLUMNS = "id, name, rating, deviation, volatility, tables, leaves"
+
+
+def stored_profile(found: tuple[Any, ...]) -> StoredProfile:
+    profile_id, name, rating, deviation, volatility, tables, leaves = found
+    standing = Profile(
+        Rating(float(rating), float(deviation), float(volatility)), int(tables), int(leaves)
+    )
+    return StoredProfile(str(profile_id), str(name), standing)
+
+
+def rating_row(rating: Rating) -> tuple[float, float, float]:
+    return rating.rating, rating.deviation, rating.volatility
 
 
 def _json(data: dict[str, Any]) -> str:

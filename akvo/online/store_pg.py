@@ -26,7 +26,18 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, Final
 
 from akvo.extras import optional
-from akvo.online.store import COLUMNS, Listener, StoredTable, stored_table
+from akvo.online.ratings import Rating
+from akvo.online.store import (
+    COLUMNS,
+    PROFILE_COLUMNS,
+    Listener,
+    Rate,
+    StoredProfile,
+    StoredTable,
+    rating_row,
+    stored_profile,
+    stored_table,
+)
 
 if TYPE_CHECKING:
     import psycopg
@@ -59,6 +70,31 @@ CREATE TABLE IF NOT EXISTS akvo_presence (
     server TEXT NOT NULL,
     until DOUBLE PRECISION NOT NULL,
     PRIMARY KEY (table_id, seat, server)
+);
+CREATE TABLE IF NOT EXISTS akvo_profiles (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    key_hash TEXT NOT NULL UNIQUE,
+    created DOUBLE PRECISION NOT NULL,
+    rating DOUBLE PRECISION NOT NULL,
+    deviation DOUBLE PRECISION NOT NULL,
+    volatility DOUBLE PRECISION NOT NULL,
+    tables INTEGER NOT NULL DEFAULT 0,
+    leaves INTEGER NOT NULL DEFAULT 0
+);
+CREATE UNIQUE INDEX IF NOT EXISTS akvo_profile_names ON akvo_profiles (lower(name));
+CREATE TABLE IF NOT EXISTS akvo_seat_profiles (
+    table_id TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    profile TEXT NOT NULL REFERENCES akvo_profiles(id),
+    PRIMARY KEY (table_id, seat)
+);
+CREATE TABLE IF NOT EXISTS akvo_rated_tables (table_id TEXT PRIMARY KEY);
+CREATE TABLE IF NOT EXISTS akvo_mistakes (
+    key_hash TEXT NOT NULL,
+    table_id TEXT NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (key_hash, table_id)
 );
 CREATE OR REPLACE FUNCTION akvo_actions_guard() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -241,6 +277,85 @@ class PostgresStore:
             connection.close()
 
         return stop
+
+    # --- profiles (as :class:`akvo.online.store.TableStore`'s) ---------------------------------
+    def create_profile(self, profile_id: str, name: str, key_hash: str) -> None:
+        start = Rating()
+        with self._lock:
+            self._db.execute(
+                "INSERT INTO akvo_profiles (id, name, key_hash, created, rating, deviation, "
+                "volatility) VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                (profile_id, name, key_hash, self._now(), *rating_row(start)),
+            )
+
+    def profile_by_key(self, key_hash: str) -> StoredProfile | None:
+        found = self._all(
+            f"SELECT {PROFILE_COLUMNS} FROM akvo_profiles WHERE key_hash = %s", (key_hash,)
+        )
+        return stored_profile(found[0]) if found else None
+
+    def profiles(self, ids: list[str] | None = None, limit: int = 100) -> list[StoredProfile]:
+        if ids is not None:
+            query = f"SELECT {PROFILE_COLUMNS} FROM akvo_profiles WHERE id = ANY(%s)"
+            return [stored_profile(row) for row in self._all(query, (ids,))]
+        found = self._all(
+            f"SELECT {PROFILE_COLUMNS} FROM akvo_profiles WHERE tables > 0 "
+            "ORDER BY rating - 2 * deviation DESC, name LIMIT %s",
+            (limit,),
+        )
+        return [stored_profile(row) for row in found]
+
+    def bind_seat(self, table_id: str, seat: int, profile_id: str) -> None:
+        with self._lock:
+            self._db.execute(
+                "INSERT INTO akvo_seat_profiles (table_id, seat, profile) VALUES (%s, %s, %s)",
+                (table_id, seat, profile_id),
+            )
+
+    def seat_profiles(self, table_id: str) -> dict[int, str]:
+        found = self._all(
+            "SELECT seat, profile FROM akvo_seat_profiles WHERE table_id = %s", (table_id,)
+        )
+        return {int(seat): str(profile) for seat, profile in found}
+
+    def rate(self, table_id: str, rate: Rate) -> bool:
+        """Once per table across servers; the profiles are locked (FOR UPDATE) while their
+        new standings are computed, so two tables finishing at once both count."""
+        with self._lock, self._db.transaction():
+            done = self._db.execute(
+                "INSERT INTO akvo_rated_tables (table_id) VALUES (%s) ON CONFLICT DO NOTHING",
+                (table_id,),
+            ).rowcount
+            if not done:
+                return False
+            found = self._db.execute(
+                f"SELECT {PROFILE_COLUMNS} FROM akvo_profiles WHERE id IN "
+                "(SELECT profile FROM akvo_seat_profiles WHERE table_id = %s) "
+                "ORDER BY id FOR UPDATE",
+                (table_id,),
+            ).fetchall()
+            before = {p.id: p.standing for p in map(stored_profile, found)}
+            for profile_id, after in rate(before).items():
+                self._db.execute(
+                    "UPDATE akvo_profiles SET rating = %s, deviation = %s, volatility = %s, "
+                    "tables = %s, leaves = %s WHERE id = %s",
+                    (*rating_row(after.rating), after.tables, after.leaves, profile_id),
+                )
+        return True
+
+    def keep_mistakes(self, key_hash: str, table_id: str, data: str) -> None:
+        with self._lock:
+            self._db.execute(
+                "INSERT INTO akvo_mistakes (key_hash, table_id, data) VALUES (%s, %s, %s) "
+                "ON CONFLICT (key_hash, table_id) DO UPDATE SET data = EXCLUDED.data",
+                (key_hash, table_id, data),
+            )
+
+    def mistakes(self, key_hash: str) -> list[str]:
+        found = self._all(
+            "SELECT data FROM akvo_mistakes WHERE key_hash = %s ORDER BY table_id", (key_hash,)
+        )
+        return [str(row[0]) for row in found]
 
     def _stored(self, found: tuple[Any, ...]) -> StoredTable:
         rows = self._all(

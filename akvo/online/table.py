@@ -31,7 +31,7 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final, TypeVar
 
 from akvo.bots import BOTS
@@ -91,6 +91,9 @@ class Live:
     offered: tuple[int, ...] = ()
     #: The table expired, idle too long: readable, no longer played.
     expired: bool = False
+    #: Each seat's profile as anyone may read it (:func:`akvo.online.profiles.public`),
+    #: or ``None`` for a guest's or a bot's seat.
+    profiles: list[dict[str, Any] | None] = field(default_factory=list)
 
 
 class Table:

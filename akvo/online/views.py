@@ -189,6 +189,7 @@ def _seats(table: Table, index: int) -> list[dict[str, Any]]:
                 "reclaiming": table.reclaiming(seat.index),
                 "offered": seat.index in live.offered,
                 "deadline": round(deadline) if shown and deadline is not None else None,
+                "profile": live.profiles[seat.index] if live.profiles else None,
             }
         )
     return seats
