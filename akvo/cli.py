@@ -363,26 +363,8 @@ def _check_before_work(args: argparse.Namespace) -> None:
         check_scheduler(args.scheduler)
 
 
-def _run(args: argparse.Namespace, out: TextIO) -> None:
-    _check_before_work(args)
-    if args.command == "simulate":
-        lab_cli.run(args, out)
-        return
-    if args.command == "tournament":
-        lab_cli.run_tournament(args, out)
-        return
-    if args.command == "ladder":
-        ladder_cli.run(args, out)
-        return
-    if args.command == "analyse":
-        coach_cli.run(args, out)
-        return
-    if args.command == "train":
-        eval_cli.run(args, out)
-        return
-    if args.command == "duel":
-        _print_duel(args, out)
-        return
+def _print_shot(args: argparse.Namespace, out: TextIO) -> None:
+    """``akvo odds``: the outcome distribution of one shot."""
     attack, defence = _sides(args)
     rules = _rules(args)
     if args.kind == "mage":
@@ -392,6 +374,23 @@ def _run(args: argparse.Namespace, out: TextIO) -> None:
             _tier(args), args.distance, args.interception_distance, attack, defence, rules=rules
         )
     _print_odds(odds, out)
+
+
+#: What runs each command, in one table (a new command adds one line here).
+RUNNERS: dict[str, Callable[[argparse.Namespace, TextIO], None]] = {
+    "odds": _print_shot,
+    "duel": _print_duel,
+    "simulate": lab_cli.run,
+    "tournament": lab_cli.run_tournament,
+    "ladder": ladder_cli.run,
+    "analyse": coach_cli.run,
+    "train": eval_cli.run,
+}
+
+
+def _run(args: argparse.Namespace, out: TextIO) -> None:
+    _check_before_work(args)
+    RUNNERS[args.command](args, out)
 
 
 def _say(text: str) -> None:
