@@ -22,7 +22,7 @@ from akvo.lab import simulate
 from akvo.lab.readings import ReadingsComparison, compare_readings
 from akvo.switches import SWITCHES
 from akvo_widgets.kit import controls as c
-from akvo_widgets.kit.plots import error_bar_figure
+from akvo_widgets.kit.plots import error_bar_figure, grouped_bars_figure
 from akvo_widgets.text.formatting import decimal, french, integer, percent
 
 from .lab import BOT_CHOICES, TEAM_CHOICES, RunStatus
@@ -191,12 +191,7 @@ class CompareReadings(w.VBox):
                     self.matches,
                     self.button,
                     self.status,
-                    self.caveats,
-                    self.intervals,
-                    self.interval_area,
-                    self.outcomes,
-                    self.distribution_area,
-                    self.coverage,
+                    *self._areas(),
                 ],
                 "akvo-compare",
             )
@@ -301,26 +296,11 @@ class CompareReadings(w.VBox):
 
 def _distribution_figure(labels: list[str], counts: np.ndarray) -> tuple[bq.Bars, bq.Figure]:
     """Both readings' matches per score difference (A − B), side by side."""
-    x_scale = bq.OrdinalScale()
-    y_scale = bq.LinearScale(min=0.0, max=float(max(1.0, counts.max())))
-    bars = bq.Bars(
-        x=np.array(labels),
-        y=counts,  # floats: bqplot draws no bar from integer 2-D data on an unset scale
-        scales={"x": x_scale, "y": y_scale},
-        type="grouped",
-        colors=["#1f77b4", "#ff7f0e"],
-        labels=["lecture 1", "lecture 2"],
-        display_legend=True,
+    bars, _scale, figure = grouped_bars_figure(
+        labels,
+        counts,
+        ["lecture 1", "lecture 2"],
+        x_label="écart de score (A − B)",
+        css_class="akvo-compare-distribution",
     )
-    figure = bq.Figure(
-        marks=[bars],
-        axes=[
-            bq.Axis(scale=x_scale, label="écart de score (A − B)"),
-            bq.Axis(scale=y_scale, orientation="vertical", label="matchs", tick_format="d"),
-        ],
-        fig_margin={"top": 10, "bottom": 40, "left": 50, "right": 10},
-        display_toolbar=False,
-        layout=w.Layout(width="100%", max_width="36em", height="240px"),
-    )
-    figure.add_class("akvo-compare-distribution")
     return bars, figure

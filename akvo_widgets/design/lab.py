@@ -21,7 +21,7 @@ from akvo.lab import Interval, Results, Summary, simulate
 from akvo.rules import DUPLICATED_PRESETS, PRESET_TEAMS
 from akvo.switches import SWITCHES
 from akvo_widgets.kit import controls as c
-from akvo_widgets.kit.plots import heatmap_figure
+from akvo_widgets.kit.plots import grouped_bars_figure, heatmap_figure
 from akvo_widgets.text.formatting import decimal, french, integer, percent
 
 from .variants import download_link
@@ -270,28 +270,10 @@ def _empty_table() -> str:
 
 def _histogram() -> tuple[bq.Bars, bq.LinearScale, bq.Figure]:
     """Score histograms of A and B side by side (matches per final score)."""
-    x_scale, y_scale = bq.OrdinalScale(), bq.LinearScale(min=0.0, max=1.0)
-    bars = bq.Bars(
-        x=np.array(["0"]),
-        y=np.zeros((2, 1)),
-        scales={"x": x_scale, "y": y_scale},
-        type="grouped",
-        colors=["#1f77b4", "#ff7f0e"],
-        labels=["A", "B"],
-        display_legend=True,
+    empty = np.zeros((2, 1))
+    return grouped_bars_figure(
+        ["0"], empty, ["A", "B"], x_label="score final", css_class="akvo-lab-histogram"
     )
-    figure = bq.Figure(
-        marks=[bars],
-        axes=[
-            bq.Axis(scale=x_scale, label="score final"),
-            bq.Axis(scale=y_scale, orientation="vertical", label="matchs", tick_format="d"),
-        ],
-        fig_margin={"top": 10, "bottom": 40, "left": 50, "right": 10},
-        display_toolbar=False,  # its icons come from a CDN font; zoom has no use here
-        layout=w.Layout(width="100%", max_width="36em", height="240px"),
-    )
-    figure.add_class("akvo-lab-histogram")
-    return bars, y_scale, figure
 
 
 def cell_text(summary: Summary) -> str:

@@ -142,3 +142,35 @@ def lines_figure(
         bq.Axis(scale=y_scale, orientation="vertical", label=y_label),
     ]
     return _figure(marks, axes, css_class, height)
+
+
+def grouped_bars_figure(
+    x: list[str], counts: np.ndarray, names: list[str], *, x_label: str, css_class: str
+) -> tuple[bq.Bars, bq.LinearScale, bq.Figure]:
+    """Two series of match counts side by side per x label (the lab's score histograms of A
+    and B, the comparison's two readings): one figure for both pages, so that their bars,
+    colours and axes read alike. ``counts`` is floats, one row per series (bqplot draws no
+    bar from integer 2-D data on an unset scale); the y scale is returned for updates."""
+    x_scale = bq.OrdinalScale()
+    y_scale = bq.LinearScale(min=0.0, max=float(max(1.0, counts.max())))
+    bars = bq.Bars(
+        x=np.array(x),
+        y=counts,
+        scales={"x": x_scale, "y": y_scale},
+        type="grouped",
+        colors=["#1f77b4", "#ff7f0e"],
+        labels=names,
+        display_legend=True,
+    )
+    figure = bq.Figure(
+        marks=[bars],
+        axes=[
+            bq.Axis(scale=x_scale, label=x_label),
+            bq.Axis(scale=y_scale, orientation="vertical", label="matchs", tick_format="d"),
+        ],
+        fig_margin={"top": 10, "bottom": 40, "left": 50, "right": 10},
+        display_toolbar=False,  # its icons come from a CDN font; zoom has no use here
+        layout=w.Layout(width="100%", max_width="36em", height="240px"),
+    )
+    figure.add_class(css_class)
+    return bars, y_scale, figure
