@@ -128,13 +128,22 @@ class ExpertBot:
 
     def strategy(self, state: MatchState) -> tuple[list[str], list[float]]:
         """Its candidates and the probability it plays each (regret matching, purified)."""
+        mine, _ = self.equilibrium(state)
+        return list(mine), list(mine.values())
+
+    def equilibrium(self, state: MatchState) -> tuple[dict[str, float], dict[str, float]]:
+        """Its mixed strategy (purified) and the one it expects of the other side, each
+        programme with its probability: regret matching on :meth:`payoffs`."""
         from akvo.bots.matrix import regret_matching
 
-        mine, _, matrix = self.payoffs(state)
-        x, _ = regret_matching(matrix)
+        mine, theirs, matrix = self.payoffs(state)
+        x, y = regret_matching(matrix)
         kept = [p if p >= PURIFY else 0.0 for p in x.tolist()]
         total = sum(kept)
-        return mine, [p / total for p in kept]
+        return (
+            {action: p / total for action, p in zip(mine, kept, strict=True)},
+            dict(zip(theirs, y.tolist(), strict=True)),
+        )
 
     def orders(self, state: MatchState) -> str:
         mine, probabilities = self.strategy(state)

@@ -28,13 +28,18 @@ from akvo.match.state import MatchState
 from akvo.match.streams import KeyedChance, decision_key
 
 
-def softmax_pick(values: list[float], temperature: float, u: float) -> int:
-    """The index drawn by ``u`` ∈ [0, 1) from the softmax of ``values`` at ``temperature``."""
+def softmax(values: list[float], temperature: float) -> list[float]:
+    """The probabilities ``exp(value / temperature)``, normalised."""
     top = max(values)
     weights = [math.exp((v - top) / temperature) for v in values]
-    u *= sum(weights)
-    for index, weight in enumerate(weights):
-        u -= weight
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
+def softmax_pick(values: list[float], temperature: float, u: float) -> int:
+    """The index drawn by ``u`` ∈ [0, 1) from the softmax of ``values`` at ``temperature``."""
+    for index, p in enumerate(softmax(values, temperature)):
+        u -= p
         if u < 0:
             return index
     return len(values) - 1
@@ -65,6 +70,11 @@ class NoisyBot:
             values = self.lookahead.values(state, self.judge(state))
         u = (self.seeds.decision_word(key, 1) >> 11) / 2.0**53
         return actions[softmax_pick(values, self.temperature, u)]
+
+    def mixture(self, state: MatchState) -> dict[str, float]:
+        """Each programme it may play at an orders decision, with its probability."""
+        actions, values = self.order_values(state, decision_key(state))
+        return dict(zip(actions, softmax(values, self.temperature), strict=True))
 
     def order_values(self, state: MatchState, key: int) -> tuple[list[str], list[float]]:
         side = state.side

@@ -13,7 +13,9 @@ Figures, each with its 95 % interval:
   Wilson interval when every deal is a win or a loss;
 - its win rate over the matches (draws are not wins): Wilson;
 - Bradley–Terry Elo from every pairing's match points (:func:`akvo.lab.ratings.bradley_terry`),
-  « normal » at 0.
+  « normal » at 0;
+- optionally each level's exploitability at the orders (:mod:`akvo.lab.exploitability`):
+  the win-chance points a best response that knows its strategy gains, Student interval.
 
 Levels and their options (``ladder_options``: « fort » at budget 8) come from the bots'
 registry. Every match runs through the lab (:func:`akvo.lab.run.play_tasks`): in this
@@ -25,7 +27,7 @@ from __future__ import annotations
 import datetime
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -84,14 +86,15 @@ def wilson_points(points: Sequence[float]) -> Interval:
 
 @dataclass(frozen=True)
 class PairingResult:
-    """One pairing: ``first``'s match points on each deal (the mean of its two seats),
-    its wins, draws and matches."""
+    """One pairing of the ladder (``first`` against ``second``)."""
 
     first: str
     second: str
+    #: ``first``'s match points on each deal (the mean of its two seats).
     deal_points: tuple[float, ...]
     wins: int
     draws: int
+    #: Matches played: two a deal.
     matches: int
 
     @property
@@ -106,6 +109,24 @@ class PairingResult:
     def total_points(self) -> float:
         return sum(self.deal_points) * 2
 
+    def cells(self) -> list[str]:
+        """Its row of the tables: the pairing, deals, points and wins with their 95 %
+        intervals (``low … high``), draws."""
+        points, wins = self.points, self.win_rate
+        return [
+            f"« {BOTS[self.first]} » – « {BOTS[self.second]} »",
+            str(len(self.deal_points)),
+            f"{points.estimate:.3f}",
+            f"{points.low:.3f} … {points.high:.3f}",
+            f"{wins.estimate:.3f}",
+            f"{wins.low:.3f} … {wins.high:.3f}",
+            str(self.draws),
+        ]
+
+
+#: The columns of :meth:`PairingResult.cells`.
+PAIRING_COLUMNS = ("pairing", "deals", "points of the first", "95 %", "wins", "95 %", "draws")
+
 
 @dataclass(frozen=True)
 class LadderReport:
@@ -114,33 +135,43 @@ class LadderReport:
     deals: int
     seed: int
     complete: bool
+    #: Each level's exploitability at the orders, in win-chance points
+    #: (:mod:`akvo.lab.exploitability`); empty when it was not measured.
+    exploitability: dict[str, Interval] = field(default_factory=dict)
+
+    def level_cells(self, name: str) -> list[str]:
+        """A level's row: its label, engine name, Elo and interval, then its
+        exploitability and interval (« – » when not measured)."""
+        r = self.elo[name]
+        gain = self.exploitability.get(name)
+        return [
+            f"« {BOTS[name]} »",
+            name,
+            f"{r.estimate:+.0f}",
+            f"{r.low:+.0f} … {r.high:+.0f}",
+            "–" if gain is None else f"{gain.estimate:.1f}",
+            "–" if gain is None else f"{gain.low:.1f} … {gain.high:.1f}",
+        ]
 
     def to_text(self) -> str:
-        """Tab-separated tables: the levels' Elo, then each pairing (French labels)."""
-        lines = ["niveau\tbot\telo\tbas95\thaut95"]
-        for name, rating in self.elo.items():
-            lines.append(
-                f"{BOTS[name]}\t{name}\t{rating.estimate:.0f}\t{rating.low:.0f}\t{rating.high:.0f}"
-            )
-        lines.append("")
-        lines.append("paire\tdonnes\tpoints\tbas95\thaut95\tvictoires\tbas95\thaut95\tnuls")
-        for p in self.pairings:
-            points, wins = p.points, p.win_rate
-            lines.append(
-                f"{BOTS[p.first]} – {BOTS[p.second]}\t{len(p.deal_points)}\t"
-                f"{points.estimate:.3f}\t{points.low:.3f}\t{points.high:.3f}\t"
-                f"{wins.estimate:.3f}\t{wins.low:.3f}\t{wins.high:.3f}\t{p.draws}"
-            )
+        """Tab-separated tables: the levels, then each pairing (French labels)."""
+        lines = ["\t".join(LEVEL_COLUMNS)]
+        lines += ["\t".join(self.level_cells(name)) for name in self.elo]
+        lines += ["", "\t".join(PAIRING_COLUMNS)]
+        lines += ["\t".join(p.cells()) for p in self.pairings]
         return "\n".join(lines)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for a JSON file (``akvo ladder --out ladder.json``; the lab page
-        ships one): the levels' Elo and every pairing's per-deal points."""
+        ships one): the levels' Elo and exploitability, every pairing's per-deal points."""
         return {
             "deals": self.deals,
             "seed": self.seed,
             "complete": self.complete,
             "elo": {name: [r.estimate, r.low, r.high] for name, r in self.elo.items()},
+            "exploitability": {
+                name: [r.estimate, r.low, r.high] for name, r in self.exploitability.items()
+            },
             "pairings": [
                 {
                     "first": p.first,
@@ -169,8 +200,13 @@ class LadderReport:
                 )
                 for p in data["pairings"]
             )
-            elo = {str(name): Interval(*map(float, r)) for name, r in data["elo"].items()}
-            return cls(pairings, elo, int(data["deals"]), int(data["seed"]), bool(data["complete"]))
+            elo, gains = (
+                {str(name): Interval(*map(float, r)) for name, r in data.get(key, {}).items()}
+                for key in ("elo", "exploitability")
+            )
+            return cls(
+                pairings, elo, int(data["deals"]), int(data["seed"]), bool(data["complete"]), gains
+            )
         except (KeyError, TypeError, ValueError) as error:
             raise LabError(f"not a ladder report: {error!r}") from None
 
@@ -187,28 +223,28 @@ class LadderReport:
             + ", each played twice with the bots swapping seats on "
             "the same dice (Perrockiss against Fish Tank, default rules). 95 % intervals: Elo "
             "from Bradley–Terry on match points (« normal » at 0); points per deal by the "
-            "Wilson interval at the deals' effective sample size; win rates by Wilson.",
+            "Wilson interval at the deals' effective sample size; win rates by Wilson. "
+            "Exploitability: the win-chance points a best response that knows the level's "
+            "strategy at the orders gains over the level's own game value "
+            "(akvo.lab.exploitability; Student interval over the positions).",
             "",
-            "| level | bot | Elo | 95 % interval |",
-            "|---|---|---:|---|",
-        ]
-        for name, r in self.elo.items():
-            out.append(
-                f"| « {BOTS[name]} » | {name} | {r.estimate:+.0f} | {r.low:+.0f} … {r.high:+.0f} |"
-            )
-        out += [
+            _markdown_row(LEVEL_COLUMNS),
+            "|---|---|---:|---|---:|---|",
+            *(_markdown_row(self.level_cells(name)) for name in self.elo),
             "",
-            "| pairing | deals | points of the first | 95 % | wins of the first | 95 % | draws |",
+            _markdown_row(PAIRING_COLUMNS),
             "|---|---:|---:|---|---:|---|---:|",
+            *(_markdown_row(p.cells()) for p in self.pairings),
         ]
-        for p in self.pairings:
-            points, wins = p.points, p.win_rate
-            out.append(
-                f"| « {BOTS[p.first]} » – « {BOTS[p.second]} » | {len(p.deal_points)} | "
-                f"{points.estimate:.3f} | {points.low:.3f} … {points.high:.3f} | "
-                f"{wins.estimate:.3f} | {wins.low:.3f} … {wins.high:.3f} | {p.draws} |"
-            )
         return "\n".join(out) + "\n"
+
+
+#: The columns of :meth:`LadderReport.level_cells`.
+LEVEL_COLUMNS = ("level", "bot", "Elo", "95 %", "exploitability (points)", "95 %")
+
+
+def _markdown_row(cells: Sequence[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
 
 
 def _points(row: MatchResult, side: str) -> float:
@@ -229,8 +265,11 @@ def ladder(
     scheduler: str | None = None,
     progress: bool = False,
     on_progress: Progress | None = None,
+    exploitability: int = 0,
 ) -> LadderReport:
-    """Play ``deals`` paired deals for each pairing (see the module) and rate the levels."""
+    """Play ``deals`` paired deals for each pairing (see the module) and rate the levels;
+    with ``exploitability`` orders positions, measure each level's exploitability there
+    (:mod:`akvo.lab.exploitability`, in this process)."""
     if not isinstance(deals, int) or isinstance(deals, bool) or deals < 1:
         raise LabError(f"deals must be a positive number, got {deals!r}")
     for name in levels:
@@ -272,4 +311,9 @@ def ladder(
         anchor=REFERENCE if any(REFERENCE in (r.first, r.second) for r in scored) else None,
     )
     ordered = {name: ratings[name] for name in levels if name in ratings}
-    return LadderReport(tuple(results), ordered, deals, seed, complete)
+    gains = {}
+    if exploitability:
+        from akvo.lab.exploitability import exploitability as measure
+
+        gains = measure(list(ordered), exploitability, seed, rules)
+    return LadderReport(tuple(results), ordered, deals, seed, complete, gains)

@@ -4,7 +4,9 @@
 
 ``--matches`` counts the matches of each pairing (two per deal: the bots swap seats on
 the same dice). Prints the levels' Bradley–Terry Elo and each pairing's points and win
-rate, with 95 % intervals, tab-separated; writes the same as Markdown (``.md``) or JSON
+rate, with 95 % intervals, and each level's exploitability at the orders (the win-chance
+points a best response that knows its strategy gains, on ``--exploitability`` positions,
+:mod:`akvo.lab.exploitability`), tab-separated; writes the same as Markdown (``.md``) or JSON
 (``.json``, :meth:`~akvo.lab.ladder.LadderReport.to_dict`) to ``--out``.
 """
 
@@ -17,26 +19,15 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
+from akvo.arguments import count_argument
+
 
 def _matches(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if value < 2 or value % 2:
+    value = count_argument(2)(text)
+    if value % 2:
         raise argparse.ArgumentTypeError(
             f"{value}: the matches of a pairing come in deals of two (an even number ≥ 2)"
         )
-    return value
-
-
-def _workers(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{value} is below the minimum 0")
     return value
 
 
@@ -52,12 +43,19 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     where = parser.add_mutually_exclusive_group()
     where.add_argument(
         "--workers",
-        type=_workers,
+        type=count_argument(0),
         default=None,
         help="local Dask workers (default: one per core; 0: no Dask, this process)",
     )
     where.add_argument("--scheduler", metavar="ADDRESS", help="an existing Dask scheduler")
     parser.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    parser.add_argument(
+        "--exploitability",
+        type=count_argument(0),
+        default=24,
+        metavar="POSITIONS",
+        help="orders positions to measure each level's exploitability on (24; 0: none)",
+    )
     parser.add_argument(
         "--out", type=Path, default=None, help="the report as Markdown (.md) or JSON (.json)"
     )
@@ -73,6 +71,7 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> None:
     if args.out is not None and args.out.suffix not in (".md", ".json"):
         raise LabError(f"--out {str(args.out)!r} must end in .md or .json")
     command = f"akvo ladder --matches {args.matches} --seed {args.seed}"
+    command += f" --exploitability {args.exploitability}"
     command += f" --scheduler {args.scheduler}" if args.scheduler else ""
     command += f" --workers {args.workers}" if args.workers is not None else ""
     print(f"# {command}", file=out)
@@ -83,6 +82,7 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> None:
         workers=args.workers,
         scheduler=args.scheduler,
         progress=not args.no_progress and sys.stderr.isatty(),
+        exploitability=args.exploitability,
     )
     if not report.complete:
         print("# interrupted: the report counts the deals that finished", file=out)
