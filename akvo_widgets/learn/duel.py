@@ -10,15 +10,18 @@ import numpy as np
 import traitlets
 
 from akvo import duel as engine
-from akvo.config import DEFAULT_RULES, RulesConfig
 from akvo.rules import DISTANCES, tier_for_turn
-from akvo.shots import RuneChoice, ShotKind
+from akvo.shots import RuneChoice
 from akvo_widgets.kit import controls as c
-from akvo_widgets.kit.calculator import Calculator
 from akvo_widgets.kit.plots import heatmap_figure
 from akvo_widgets.text.formatting import decimal, fraction, french, percent
 
-from .shot import chest_board_note, interception_distance, show_situation, situation_controls
+from .shot import (
+    SituationCalculator,
+    chest_board_note,
+    interception_distance,
+    show_situation,
+)
 
 RUNE_NAMES: dict[RuneChoice, str] = {
     None: "Aucune",
@@ -29,7 +32,7 @@ RUNE_NAMES: dict[RuneChoice, str] = {
 }
 
 
-class RuneDuel(Calculator):
+class RuneDuel(SituationCalculator):
     """Situation of a shot → the attacker × defender rune matrix and how to play it.
 
     ``duel`` is the engine's :class:`akvo.duel.RuneDuel` for the current settings
@@ -37,24 +40,18 @@ class RuneDuel(Calculator):
     """
 
     duel = traitlets.Any(None, allow_none=True)
+    CSS = "akvo-duel"
+    LONGEST = DISTANCES[-1]
 
-    def __init__(
-        self,
-        kind: ShotKind = "mage",
-        turn: int = 1,
-        distance: int = 1,
-        *,
-        rules: RulesConfig = DEFAULT_RULES,
-    ) -> None:
-        self.rules = rules
-        situation_controls(self, "akvo-duel", kind, turn, distance, DISTANCES[-1])
+    def build(self) -> None:
         self.table = c.html("akvo-table")
         self.table.add_class("akvo-duel-table")
         self.summary = c.html("akvo-duel-summary")
         self.board_note = c.html("akvo-duel-board-note")
-        self.duel = engine.rune_duel(kind, tier_for_turn(turn), distance, rules=rules)
+        self.duel = engine.rune_duel(
+            self.kind.value, tier_for_turn(self.turn.value), self.distance.value, rules=self.rules
+        )
         self._heatmap, self._colours, self.figure = _payoff_figure()
-        super().__init__()
         self.children = [
             c.panel(
                 [

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import bqplot as bq
 import ipywidgets as w
@@ -95,18 +95,39 @@ COLOURS = ("#a9b8bf", "#7aa6c2", "#c05a4a", "#2a7fb8", "#e8a33d")
 DISTANCE_LIMIT = DISTANCES[-1]  # R4, R5: the longest shot without Souffle portant
 
 
-def situation_controls(
-    calculator: Calculator, css: str, kind: ShotKind, turn: int, distance: int, longest: int
-) -> None:
-    """A shot's situation, the same on every calculator that takes one: ``kind``, ``turn``
-    (with ``tier_label``), ``distance`` (1 to ``longest``) and ``interception``."""
-    calculator.kind = c.dropdown("Cible", KIND_CHOICES, kind, f"{css}-kind")
-    calculator.turn = c.slider("Tour", 1, 10, turn, f"{css}-turn")
-    calculator.tier_label = c.html(f"{css}-tier")
-    calculator.distance = c.slider("Distance du tir", 1, longest, distance, f"{css}-distance")
-    calculator.interception = c.dropdown(
-        "Intercepteur à", INTERCEPTION_CHOICES, 1, f"{css}-interception"
-    )
+class SituationCalculator(Calculator):
+    """A calculator of one shot's situation: the shot and the rune duel take the same
+    arguments (``kind``, ``turn``, ``distance``, ``rules``) and the same controls
+    (``kind``, ``turn`` with ``tier_label``, ``distance`` from 1 to :attr:`LONGEST`,
+    ``interception``), so both are built here once; a subclass names its CSS prefix and
+    adds its own controls and results in :meth:`build`."""
+
+    CSS: ClassVar[str]
+    LONGEST: ClassVar[int]
+
+    def __init__(
+        self,
+        kind: ShotKind = "mage",
+        turn: int = 1,
+        distance: int = 1,
+        *,
+        rules: RulesConfig = DEFAULT_RULES,
+    ) -> None:
+        self.rules = rules
+        css = self.CSS
+        self.kind = c.dropdown("Cible", KIND_CHOICES, kind, f"{css}-kind")
+        self.turn = c.slider("Tour", 1, 10, turn, f"{css}-turn")
+        self.tier_label = c.html(f"{css}-tier")
+        self.distance = c.slider("Distance du tir", 1, self.LONGEST, distance, f"{css}-distance")
+        self.interception = c.dropdown(
+            "Intercepteur à", INTERCEPTION_CHOICES, 1, f"{css}-interception"
+        )
+        super().__init__()
+        self.build()
+
+    def build(self) -> None:
+        """The subclass's own controls, results and layout, then :meth:`watch`."""
+        raise NotImplementedError
 
 
 def show_situation(calculator: Calculator, interception: Any) -> bool:
@@ -128,7 +149,7 @@ def _side(rune: Any, **controls: Any) -> Side:
     return Side(rune=choice, policy=policy, **values)
 
 
-class ShotCalculator(Calculator):
+class ShotCalculator(SituationCalculator):
     """Turn, distance and both sides' choices → the shot's outcomes, exactly.
 
     Controls are public attributes; ``odds`` is the engine's :class:`~akvo.shots.ShotOdds`
@@ -137,19 +158,12 @@ class ShotCalculator(Calculator):
     """
 
     odds = traitlets.Any(None, allow_none=True)
+    CSS = "akvo-shot"
+    # The range stays 1–6 (Souffle portant's reach): changing a slider's maximum in the
+    # browser leaves its End key at the old one. Beyond 4 without Souffle: no shot.
+    LONGEST = MAX_SOUFFLE_DISTANCE
 
-    def __init__(
-        self,
-        kind: ShotKind = "mage",
-        turn: int = 1,
-        distance: int = 1,
-        *,
-        rules: RulesConfig = DEFAULT_RULES,
-    ) -> None:
-        self.rules = rules
-        # The range stays 1–6 (Souffle portant's reach): changing a slider's maximum in the
-        # browser leaves its End key at the old one. Beyond 4 without Souffle: no shot.
-        situation_controls(self, "akvo-shot", kind, turn, distance, MAX_SOUFFLE_DISTANCE)
+    def build(self) -> None:
         self.attack_rune = c.dropdown(
             "Rune du tireur", ATTACK_RUNE_CHOICES, (None, "success"), "akvo-shot-attack-rune"
         )
@@ -194,7 +208,6 @@ class ShotCalculator(Calculator):
                 self.defence_tourbillon,
             ]
         )
-        super().__init__()
         self.children = [
             c.panel(
                 [
