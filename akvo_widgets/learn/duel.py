@@ -55,9 +55,7 @@ class RuneDuel(SituationCalculator):
         self.children = [
             c.panel(
                 [
-                    self.kind,
-                    w.HBox([self.turn, self.tier_label]),
-                    self.distance,
+                    *self.situation_widgets(),
                     self.interception,
                     self.board_note,
                     w.HBox([self.table, self.figure]),

@@ -129,6 +129,11 @@ class SituationCalculator(Calculator):
         """The subclass's own controls, results and layout, then :meth:`watch`."""
         raise NotImplementedError
 
+    def situation_widgets(self) -> list[w.Widget]:
+        """The situation's controls as both calculators lay them out, top to bottom (the
+        interceptor's control apart: each shows it for a chest only)."""
+        return [self.kind, w.HBox([self.turn, self.tier_label]), self.distance]
+
 
 def show_situation(calculator: Calculator, interception: Any) -> bool:
     """Fit the situation's controls to what they say: ``interception`` (the interceptor's
@@ -188,7 +193,7 @@ class ShotCalculator(SituationCalculator):
         self.odds = None
         self._bars, self.figure = _outcome_figure()
 
-        shared = w.VBox([self.kind, w.HBox([self.turn, self.tier_label]), self.distance])
+        shared = w.VBox(self.situation_widgets())
         self._interception_row = w.VBox([self.interception])
         attacker = w.VBox(
             [
