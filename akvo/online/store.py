@@ -55,7 +55,8 @@ BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END;
 CREATE INDEX IF NOT EXISTS open_tables ON tables(finished);
 CREATE TABLE IF NOT EXISTS profiles (
     id TEXT PRIMARY KEY,
-    name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    name TEXT NOT NULL,
+    folded TEXT NOT NULL UNIQUE,
     key_hash TEXT NOT NULL UNIQUE,
     created REAL NOT NULL,
     rating REAL NOT NULL,
@@ -289,14 +290,14 @@ class TableStore:
 
     # --- profiles ---------------------------------------------------------------------------
     def create_profile(self, profile_id: str, name: str, key_hash: str) -> None:
-        """A new profile at the starting rating; a name already taken (whatever its case)
-        raises sqlite3.IntegrityError."""
+        """A new profile at the starting rating; a name already taken (whatever its case:
+        ``str.casefold``) raises sqlite3.IntegrityError."""
         start = Rating()
         with self._transaction():
             self._db.execute(
-                "INSERT INTO profiles (id, name, key_hash, created, rating, deviation, "
-                "volatility) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (profile_id, name, key_hash, self._now(), *rating_row(start)),
+                "INSERT INTO profiles (id, name, folded, key_hash, created, rating, "
+                "deviation, volatility) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (profile_id, name, name.casefold(), key_hash, self._now(), *rating_row(start)),
             )
 
     def profile_by_key(self, key_hash: str) -> StoredProfile | None:

@@ -74,6 +74,7 @@ CREATE TABLE IF NOT EXISTS akvo_presence (
 CREATE TABLE IF NOT EXISTS akvo_profiles (
     id TEXT PRIMARY KEY,
     name TEXT NOT NULL,
+    folded TEXT NOT NULL UNIQUE,
     key_hash TEXT NOT NULL UNIQUE,
     created DOUBLE PRECISION NOT NULL,
     rating DOUBLE PRECISION NOT NULL,
@@ -82,7 +83,6 @@ CREATE TABLE IF NOT EXISTS akvo_profiles (
     tables INTEGER NOT NULL DEFAULT 0,
     leaves INTEGER NOT NULL DEFAULT 0
 );
-CREATE UNIQUE INDEX IF NOT EXISTS akvo_profile_names ON akvo_profiles (lower(name));
 CREATE TABLE IF NOT EXISTS akvo_seat_profiles (
     table_id TEXT NOT NULL,
     seat INTEGER NOT NULL,
@@ -283,9 +283,9 @@ class PostgresStore:
         start = Rating()
         with self._lock:
             self._db.execute(
-                "INSERT INTO akvo_profiles (id, name, key_hash, created, rating, deviation, "
-                "volatility) VALUES (%s, %s, %s, %s, %s, %s, %s)",
-                (profile_id, name, key_hash, self._now(), *rating_row(start)),
+                "INSERT INTO akvo_profiles (id, name, folded, key_hash, created, rating, "
+                "deviation, volatility) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
+                (profile_id, name, name.casefold(), key_hash, self._now(), *rating_row(start)),
             )
 
     def profile_by_key(self, key_hash: str) -> StoredProfile | None:

@@ -10,11 +10,16 @@ GET      ``akvo/api/tables/{id}?token=T``            the seat's view
 POST     ``akvo/api/tables/{id}/actions``            ``{"token", "action"}`` → the new view
 GET      ``akvo/api/tables/{id}/events?token=T``     ``text/event-stream``: the view on every change
 GET      ``akvo/api/tables/{id}/record?token=T``     a finished match's record (replay, analysis)
+GET      ``akvo/api/tables/{id}/replay``             a FINISHED match's engine record, no token
 GET      ``akvo/api/tables/{id}/qr?token=T``         the seat's link as a QR code (SVG)
 POST     ``akvo/api/tables/{id}/hand-over``          ``{"token", "seat", "bot"}`` → the new view
 POST     ``akvo/api/tables/{id}/take-back``          ``{"token"}``: one's seat back at the next turn
 POST     ``akvo/api/tables/mine``                    ``{"tokens": [[id, T], …]}`` → each seat's turn
 GET      ``akvo/api/tables/options``                 teams, bots, clocks, rules (creation page)
+POST     ``akvo/api/tables/{id}/profile``            ``{"token", "key"}``: play under a profile
+POST     ``akvo/api/profiles``                       ``{"name"}`` → 201: a profile, its secret key
+POST     ``akvo/api/profiles/me``                    ``{"key"}`` → that profile's rating and karma
+GET      ``akvo/api/standings``                      the rated profiles (rating ± 2 RD, karma)
 =======  ==========================================  =============================================
 
 A token may also come as ``Authorization: Bearer T``. Refusals are JSON ``{"error": code,
@@ -22,7 +27,7 @@ A token may also come as ``Authorization: Bearer T``. Refusals are JSON ``{"erro
 acting), 404, 409 (not now), 410 (the table expired), 413 (body over :data:`MAX_BODY`
 bytes), 415 (not JSON), 429 (too many requests from one client: a token bucket per
 address) or 503 (the store failed); a refused request changes nothing. Tokens never reach
-a log line (paths only, long segments masked).
+a log line (paths only, long segments masked); a profile's key travels in bodies only.
 """
 
 from __future__ import annotations
@@ -45,6 +50,8 @@ from akvo.bots import REGISTRY
 from akvo.match import MatchState
 from akvo.online import TableRefusal
 from akvo.online.clock import MODE_LABELS, UNITS
+from akvo.online.profiles import bot_ratings
+from akvo.online.ratings import Rating
 from akvo.online.seating import refuse
 from akvo.online.service import IDLE_LIMIT, TableService
 from akvo.online.store import Store, TableStore
@@ -73,6 +80,11 @@ API: Final = "akvo/api/tables"
 PAGE: Final = "akvo/table"
 CREATE_PAGE: Final = "akvo/en-ligne"
 MINE_PAGE: Final = "akvo/mes-tables"
+STANDINGS_PAGE: Final = "akvo/classement"
+PROFILES: Final = "akvo/api/profiles"
+STANDINGS_API: Final = "akvo/api/standings"
+#: The bots' ladder (``akvo ladder``), whose Elo rates the bots as opponents.
+LADDER: Final = Path(board_drawing.__file__).resolve().parents[1] / "design" / "ladder.json"
 STATIC: Final = "akvo/tables-static"
 STATIC_DIR: Final = Path(__file__).resolve().parent / "static"
 #: The live board's style sheet (``akvo_widgets/board/board.css``), for the pages' board.
@@ -93,6 +105,7 @@ STATUS: Final = {
     "not_offered": 409,
     "seat_taken": 409,
     "not_handed": 409,
+    "name_taken": 409,
     "expired": 410,
     "store": 503,
 }
@@ -199,6 +212,7 @@ class TablesApp:
             idle_limit=settings.idle_limit * 3600,
             keep_records=settings.keep_records or None,
             takeover_bot=settings.takeover_bot,
+            bot_ratings=ladder_ratings(),
         )
         loaded = self.service.load()
         log.info("online tables: %d open, %d broken", loaded, len(self.service.broken))
@@ -235,6 +249,16 @@ class TablesApp:
         self.store.close()
 
 
+def ladder_ratings(path: Path = LADDER) -> dict[str, Rating]:
+    """The bots' ratings from the ladder's file (none if it is missing or unreadable:
+    then nobody is rated against a side of bots)."""
+    try:
+        return bot_ratings(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError, AttributeError, TypeError) as error:
+        log.warning("no bot ratings (%s): %s", path.name, error)
+        return {}
+
+
 def open_store(database: str, root: Path) -> Store:
     """The SQLite file ``database`` (relative to ``root``), or PostgreSQL at that address."""
     if database.startswith(("postgresql://", "postgres://")) or "dbname=" in database:
@@ -260,7 +284,13 @@ def table_handlers(settings: OnlineTables, base_url: str, root: Path) -> list[An
         (f"{prefix}{API}/{_ID}/take-back", TakeBackHandler, options),
         (f"{prefix}{API}/{_ID}/events", EventsHandler, options),
         (f"{prefix}{API}/{_ID}/record", RecordHandler, options),
+        (f"{prefix}{API}/{_ID}/replay", ReplayHandler, options),
         (f"{prefix}{API}/{_ID}/qr", QrHandler, options),
+        (f"{prefix}{API}/{_ID}/profile", JoinHandler, options),
+        (f"{prefix}{PROFILES}", ProfilesHandler, options),
+        (f"{prefix}{PROFILES}/me", OwnProfileHandler, options),
+        (f"{prefix}{STANDINGS_API}", StandingsHandler, options),
+        (f"{prefix}{STANDINGS_PAGE}", PageHandler, {**options, "page": STANDINGS}),
         (f"{prefix}{PAGE}/{_ID}", PageHandler, {**options, "page": SEAT_PAGE}),
         (f"{prefix}{MINE_PAGE}", PageHandler, {**options, "page": MY_TABLES_PAGE}),
         (f"{prefix}{CREATE_PAGE}", PageHandler, {**options, "page": NEW_TABLE_PAGE}),
@@ -556,6 +586,54 @@ class RecordHandler(_Guarded):
             self.refused(refusal)
 
 
+class ReplayHandler(_Guarded):
+    """``GET akvo/api/tables/{id}/replay``: a finished match's engine record, as « Revoir
+    un match » loads it (``?table={id}``); 409 while the match is played."""
+
+    def get(self, table_id: str) -> None:
+        try:
+            self.answer(self.app.service.public_record(table_id))
+        except TableRefusal as refusal:
+            self.refused(refusal)
+
+
+class JoinHandler(_JsonBody):
+    """``POST akvo/api/tables/{id}/profile`` with ``{"token", "key"}``: the seat plays
+    under the profile of that key (rated when the table ends) → the seat's view."""
+
+    def handle(self, body: dict[str, Any], *args: str) -> None:
+        self.answer(self.app.service.join(args[0], body, self.token()))
+
+
+class ProfilesHandler(_JsonBody):
+    """``POST akvo/api/profiles`` with ``{"name"}``: 201, the profile's id, name and secret
+    key (shown once, kept by the browser)."""
+
+    def handle(self, body: dict[str, Any], *args: str) -> None:
+        wait = self.app.creations.wait(self.client())
+        if wait:
+            self.set_header("Retry-After", str(max(1, round(wait))))
+            self.refuse(429, "throttled", "Trop de profils créés à la fois\u00a0: patientez.")
+            return
+        self.answer(self.app.service.create_profile(body), 201)
+
+
+class StandingsHandler(_Guarded):
+    """``GET akvo/api/standings``: the rated profiles, best first (low end of 95 %)."""
+
+    def get(self) -> None:
+        self.answer({"profiles": self.app.service.standings()})
+
+
+class OwnProfileHandler(_JsonBody):
+    """``POST akvo/api/profiles/me`` with ``{"key"}``: that profile's standing (the key
+    in the body, never in an address)."""
+
+    def handle(self, body: dict[str, Any], *args: str) -> None:
+        _only(body, frozenset(("key",)))
+        self.answer(self.app.service.own_profile(body.get("key")))
+
+
 class QrHandler(_Guarded):
     """``GET akvo/api/tables/{id}/qr?token=T``: that seat's link as a QR code (SVG)."""
 
@@ -681,6 +759,7 @@ NEW_TABLE_PAGE: Final = Page(
     "Ouvrir une table en ligne — Akvolition", "create.main.html", "create.js"
 )
 MY_TABLES_PAGE: Final = Page("Mes tables — Akvolition", "mine.main.html", "mine.js")
+STANDINGS: Final = Page("Classement — Akvolition", "standings.main.html", "standings.js")
 
 
 class PageHandler(_Guarded):

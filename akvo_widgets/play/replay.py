@@ -27,6 +27,7 @@ from .analysis_panel import AnalysisPanel
 from .game import STYLE
 from .opponents import default_bot, make_opponent
 from .records import MAX_BYTES, RecordError, load_record
+from .table_record import TableRecord
 from .valued import method_note, options_html, page_valuation
 
 
@@ -109,6 +110,10 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]
         self.upload.add_class("akvo-replay-upload")
         self.upload.on_file(self.load_bytes)
         self.message = c.html("akvo-replay-message")
+        # ``?table=ID``: a finished online table's record, fetched by the browser.
+        self.from_table = TableRecord(
+            self.load_bytes, lambda html: setattr(self.message, "value", html)
+        )
         self.first = c.button("◀◀ Début", "akvo-replay-first", lambda: self.go(0))
         self.back = c.button("◀ Précédent", "akvo-replay-back", lambda: self.go(self.step - 1))
         self.forward = c.button("Suivant ▶", "akvo-replay-forward", lambda: self.go(self.step + 1))
@@ -135,6 +140,7 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]
             [
                 widgets.HTML(STYLE),
                 self.upload,
+                self.from_table,
                 self.message,
                 controls,
                 self.slider,

@@ -205,6 +205,22 @@
       const row = el("div", null, "tbl-link-row");
       row.append(text, copy);
       item.append(row, open, qr);
+      const kept = window.akvoProfile.held();
+      if (kept && entry.cls === "tbl-link-seat") {  // the creator's own seat, rated
+        const join = el("button", "C’est ma place : la jouer sous « " + kept.name + " »", "tbl-profile-join");
+        join.type = "button";
+        join.addEventListener("click", async () => {
+          join.disabled = true;
+          try {
+            await window.akvoProfile.join(made.table, entry.token);
+            join.textContent = "Place jouée sous « " + kept.name + " » ✓";
+          } catch (error) {
+            join.textContent = error.message;
+            join.disabled = false;
+          }
+        });
+        item.append(join);
+      }
       list.append(item);
     }
     $("create-links").hidden = false;
@@ -232,6 +248,7 @@
     }
   });
 
+  window.akvoProfile.panel($("create-profile"));
   fetch(api + "/options")
     .then((answer) => answer.json())
     .then(build)

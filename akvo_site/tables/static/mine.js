@@ -62,6 +62,11 @@
       item.firstChild.append(link);
       item.append(el("p", "Place " + place + (summary.clock ? " · horloge " + summary.clock : ""), "tbl-mine-seat"));
       item.append(el("p", text, "tbl-mine-state " + cls));
+      if (summary.status === "finished") {
+        const replay = el("a", "Revoir ce match, avec son analyse", "tbl-replay");
+        replay.href = base + "voila/render/rejouer-un-match.ipynb?table=" + encodeURIComponent(seat.table);
+        item.append(replay);
+      }
       if (summary.yours) yours.add(seat.table + seat.token);
       const drop = el("button", "Retirer de la liste", "tbl-mine-forget");
       drop.type = "button";
@@ -109,6 +114,7 @@
     notify.textContent = answer === "granted" ? "Notifications activées ✓" : "Notifications refusées par le navigateur.";
   });
 
+  window.akvoProfile.panel($("mine-profile"));
   refresh();
   setInterval(refresh, 20000);
 })();

@@ -214,6 +214,10 @@
       else who = seat.presence === "present" ? "présent" : "absent";
       const state = el("span", who, "tbl-presence tbl-" + (seat.bot || seat.played_by ? "bot" : seat.presence));
       item.append(state, el("span", seat.character_labels.join(", "), "tbl-seat-chars"));
+      if (seat.profile) {
+        const p = seat.profile;
+        item.append(el("span", "« " + p.name + " » " + window.akvoProfile.rating(p) + (p.leaves_often ? " ⚠ part souvent" : ""), "tbl-seat-profile" + (p.leaves_often ? " tbl-leaver" : "")));
+      }
       if (view.decision.seats.includes(seat.seat)) {
         item.append(el("span", seat.deadline ? "à décider, reste " + timeLeft(seat.deadline) : "à décider", "tbl-seat-deciding"));
       }
@@ -273,6 +277,40 @@
     box.append(el("p", view.coach.note, "tbl-coach-note"));
   }
 
+  // Playing one's own seat under the profile of this browser (rated at the end).
+  let profileShown = "";
+  function renderProfile(view) {
+    const box = $("tbl-profile");
+    const profile = window.akvoProfile;
+    const own = view.you.role === "player" ? view.seats.find((s) => s.name === view.you.name) : null;
+    const open = own && !own.profile && view.status === "playing";
+    box.hidden = !open;
+    const kept = profile.held();
+    const key = open ? (kept ? kept.key : "none") : "";
+    if (key === profileShown) return;  // a push changes nothing here: keep the focus
+    profileShown = key;
+    box.replaceChildren();
+    if (!open) return;
+    if (!kept) {
+      profile.panel(box, () => { profileShown = ""; renderProfile(current); });
+      return;
+    }
+    const join = el("button", "Jouer cette place sous « " + kept.name + " » (classée)", "tbl-profile-join");
+    join.type = "button";
+    join.id = "profile-join";
+    const say = el("p", "", "tbl-message");
+    join.addEventListener("click", async () => {
+      join.disabled = true;
+      try {
+        render(await profile.join(tableId, token));
+      } catch (error) {
+        say.textContent = error.message;
+        join.disabled = false;
+      }
+    });
+    box.append(el("p", "Sans profil, cette place joue en invitée : elle n’est pas classée.", "tbl-profile-note"), join, say);
+  }
+
   async function download() {
     // The engine's record of the finished match, as the replay page reads it.
     const answer = await fetch(api + "/record?token=" + encodeURIComponent(token));
@@ -310,9 +348,12 @@
     renderDecision(view);
     renderCoach(view);
     $("tbl-download").hidden = view.status !== "finished";
+    $("tbl-replay").hidden = view.status !== "finished";
+    $("tbl-replay-link").href = base + "voila/render/rejouer-un-match.ipynb?table=" + encodeURIComponent(tableId);
     $("tbl-board").innerHTML = view.board;  // the engine's SVG of the public board
     renderLog(view);
     renderSeats(view);
+    renderProfile(view);
     remember(view);
     const turnNow = view.decision.yours && !view.decision.sent && view.status === "playing";
     document.title = (turnNow ? "(À vous) " : "") + title;

@@ -2,7 +2,8 @@
 malformed table id (404), a token where the id goes, a refused Host (403), a wrong token
 (403), an unknown field (400), an illegal move (409), a take-back once too often (409), a
 wrong method (405), a flood (429) — is driven with a live token in the path, the query,
-the Authorization header or the body, then the whole captured log is searched."""
+the Authorization header or the body, then the whole captured log is searched. The same
+for a profile's secret key on the profile routes (join, own profile, standings, replay)."""
 
 from __future__ import annotations
 
@@ -56,6 +57,9 @@ def test_no_refusal_path_writes_a_token_to_the_log(
 ) -> None:
     running, log = server
     base = running.url
+    status, text = call(f"{base}/akvo/api/profiles", method="POST", body={"name": "Léa"})
+    assert status == 201
+    key = json.loads(text)["key"]
     status, text = call(f"{base}{API}", method="POST", body={"teams": PRESETS})
     assert status == 201
     made = json.loads(text)
@@ -95,7 +99,25 @@ def test_no_refusal_path_writes_a_token_to_the_log(
     ]
     assert seen[:15] == [404, 404, 404, 403, 403, 409, 403, 405, 400, 409, 200, 200, 409, 403, 200]
     assert 429 in seen[15:]  # the creation throttle (3 at once), with a token in the body
+    join = f"{base}{API}/{table}/profile"
+    me = f"{base}/akvo/api/profiles/me"
+    keyed = [
+        call(join, method="POST", body={"token": other + "x", "key": key})[0],
+        call(join, method="POST", body={"token": other, "key": key + "x"})[0],
+        call(join, method="POST", body={"token": other, "key": key, "why": key})[0],
+        call(f"{join}?key={key}", method="POST", body={"token": other, "key": key})[0],
+        call(join, method="POST", body={"token": token, "key": key})[0],  # one profile, one seat
+        call(me, method="POST", body={"key": key})[0],
+        call(me, method="POST", body={"key": key + "x"})[0],
+        call(f"{me}?key={key}", method="GET")[0],
+        call(f"{base}/akvo/api/profiles", method="POST", body={"name": key})[0],  # throttled
+        call(f"{base}/akvo/api/standings?key={key}", headers={"Authorization": f"Bearer {key}"})[0],
+        call(f"{base}{API}/{table}/replay?key={key}")[0],  # not finished: never served
+        call(f"{base}{API}/{key}/replay")[0],
+        call(f"{base}/akvo/classement?key={key}")[0],
+    ]
+    assert keyed == [403, 403, 400, 200, 409, 200, 403, 405, 429, 200, 409, 404, 200]
     text = log.read_text(encoding="utf-8", errors="replace")
     assert f"{API}/bad.id" in text  # the refusals were logged, paths only
-    for secret in (token, other, token[:20], other[:20]):
+    for secret in (token, other, token[:20], other[:20], key, key[:20]):
         assert secret not in text
