@@ -18,6 +18,7 @@ from akvo.match import MatchState, RandomBot, decisions, new_match, play_match
 from akvo.match.phases import TARGET
 from akvo.match.preview import target_values
 from akvo.match.state import replay
+from tests.match.helpers import b_programs_after
 
 TEAMS = ("perrockiss", "fish-tank", "tortues-carets", "pink-star")
 
@@ -145,27 +146,8 @@ def test_greedy_beats_random() -> None:
     assert wins >= 5
 
 
-def _b_programs(a_orders: str) -> MatchState:
-    """Turn 1, A has programmed ``a_orders`` (hidden from B), B to program."""
-    rng = random.Random(8)
-    state = new_match()
-    while state.is_chance_node():
-        state.apply_action(state.sample_chance(rng))
-    state.apply_action(a_orders)
-    return state
-
-
-def test_search_never_peeks_at_the_hidden_orders() -> None:
-    one, other = _b_programs("orders AAAA AA"), _b_programs("orders TTTT TT")
-    assert one.current_player == other.current_player == 1
-    assert one.observation("B") == other.observation("B")
-    first = make_bot("search", 3, budget=1)(one)
-    assert first == make_bot("search", 3, budget=1)(other)
-    assert first in one.legal
-
-
 def test_search_is_seeded_and_checks_its_budget() -> None:
-    state = _b_programs("orders ATTA TT")
+    state = b_programs_after("orders ATTA TT")
     assert make_bot("search", 5, budget=1)(state) == make_bot("search", 5, budget=1)(state)
     with pytest.raises(AkvoError, match="budget"):
         make_bot("search", budget=0)
@@ -177,7 +159,7 @@ def test_neighbours_change_one_token() -> None:
     near = neighbours("orders ATTA AT-B")
     assert len(near) == 7 == len(set(near))
     assert "orders TTTA AT-B" in near and "orders ATTA TT" in near
-    legal = _b_programs("orders AAAA AA").legal
+    legal = b_programs_after("orders AAAA AA").legal
     assert all(action in legal for action in near)
 
 

@@ -4,7 +4,6 @@ that lists or starts bots derives from the registry."""
 
 from __future__ import annotations
 
-import random
 import re
 from pathlib import Path
 
@@ -15,6 +14,7 @@ from akvo.bots.registry import BOT_MODULES, SPEEDS
 from akvo.config import RulesConfig
 from akvo.match import MatchState, decisions, new_match, play_match
 from akvo.match.engine import DECISIONS
+from tests.match.helpers import b_programs_after
 
 #: Every kind of decision the engine asks a bot.
 KINDS = tuple(DECISIONS)
@@ -107,20 +107,11 @@ def test_unknown_bots_are_named() -> None:
         bot_spec("grandmaster")
 
 
-def _b_programs(a_orders: str) -> MatchState:
-    rng = random.Random(8)
-    state = new_match()
-    while state.is_chance_node():
-        state.apply_action(state.sample_chance(rng))
-    state.apply_action(a_orders)
-    return state
-
-
 @pytest.mark.parametrize("name", list(REGISTRY))
 def test_no_bot_reads_the_hidden_orders(name: str) -> None:
     """B programs with A's orders in the state but hidden: two states that differ only by
     them get the same answer from every bot."""
-    one, other = _b_programs("orders AAAA AA"), _b_programs("orders TTTT TT")
+    one, other = b_programs_after("orders AAAA AA"), b_programs_after("orders TTTT TT")
     assert one.observation("B") == other.observation("B")
     assert _bot(name, 3)(one) == _bot(name, 3)(other)  # type: ignore[operator]
 

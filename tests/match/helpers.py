@@ -7,7 +7,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from akvo.match import MatchState
+from akvo.match import MatchState, new_match
 from akvo.match.scenario import scenario
 
 ALL = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -49,3 +49,15 @@ def bare(
     spent = {side: "".join(c for c in ALL if c not in keep.get(side, "")) for side in "AB"}
     used = {side: [c for c in EVERY_ULTIME if c not in ultimes.get(side, [])] for side in "AB"}
     return scenario(spent=spent, ultimes_used=used, **setup)
+
+
+def b_programs_after(a_orders: str) -> MatchState:
+    """Turn 1 (seeded weather), A has programmed ``a_orders`` (hidden from B), B to program:
+    the bots' tests compare two such states that differ only by A's hidden orders, and a
+    bot that answers them differently peeks."""
+    rng = random.Random(8)
+    state = new_match()
+    while state.is_chance_node():
+        state.apply_action(state.sample_chance(rng))
+    state.apply_action(a_orders)
+    return state
