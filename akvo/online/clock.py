@@ -33,10 +33,6 @@ class ClockSetup:
     amount: int
 
     @property
-    def unit(self) -> str:
-        return UNITS[self.mode][0]
-
-    @property
     def seconds(self) -> float:
         """A seat's allowance, in seconds: per decision (live) or per turn (days)."""
         return self.amount * UNITS[self.mode][3]
@@ -49,7 +45,7 @@ class ClockSetup:
         return f"{MODE_LABELS[DAYS]}, {self.amount}\u00a0h par tour"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"mode": MODE_LABELS[self.mode], self.unit: self.amount}
+        return {"mode": MODE_LABELS[self.mode], UNITS[self.mode][0]: self.amount}
 
 
 class SeatClocks:

@@ -351,13 +351,11 @@ class TableStore:
                 "(SELECT profile FROM seat_profiles WHERE table_id = ?)",
                 (table_id,),
             ).fetchall()
-            before = {p.id: p.standing for p in map(stored_profile, found)}
-            for profile_id, after in rate(before).items():
-                self._db.execute(
-                    "UPDATE profiles SET rating = ?, deviation = ?, volatility = ?, "
-                    "tables = ?, leaves = ? WHERE id = ?",
-                    (*rating_row(after.rating), after.tables, after.leaves, profile_id),
-                )
+            self._db.executemany(
+                "UPDATE profiles SET rating = ?, deviation = ?, volatility = ?, "
+                "tables = ?, leaves = ? WHERE id = ?",
+                rated_rows(found, rate),
+            )
         return True
 
     def keep_mistakes(self, key_hash: str, table_id: str, data: str) -> None:
@@ -426,6 +424,16 @@ def stored_profile(found: tuple[Any, ...]) -> StoredProfile:
         Rating(float(rating), float(deviation), float(volatility)), int(tables), int(leaves)
     )
     return StoredProfile(str(profile_id), str(name), standing)
+
+
+def rated_rows(found: list[tuple[Any, ...]], rate: Rate) -> list[tuple[Any, ...]]:
+    """The profiles' rows (:data:`PROFILE_COLUMNS`) before a table → the parameters of
+    the update after it: rating, deviation, volatility, tables, leaves, id."""
+    before = {p.id: p.standing for p in map(stored_profile, found)}
+    return [
+        (*rating_row(after.rating), after.tables, after.leaves, profile_id)
+        for profile_id, after in rate(before).items()
+    ]
 
 
 def rating_row(rating: Rating) -> tuple[float, float, float]:

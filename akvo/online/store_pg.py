@@ -34,6 +34,7 @@ from akvo.online.store import (
     Rate,
     StoredProfile,
     StoredTable,
+    rated_rows,
     rating_row,
     stored_profile,
     stored_table,
@@ -334,12 +335,11 @@ class PostgresStore:
                 "ORDER BY id FOR UPDATE",
                 (table_id,),
             ).fetchall()
-            before = {p.id: p.standing for p in map(stored_profile, found)}
-            for profile_id, after in rate(before).items():
-                self._db.execute(
+            with self._db.cursor() as cursor:
+                cursor.executemany(
                     "UPDATE akvo_profiles SET rating = %s, deviation = %s, volatility = %s, "
                     "tables = %s, leaves = %s WHERE id = %s",
-                    (*rating_row(after.rating), after.tables, after.leaves, profile_id),
+                    rated_rows(found, rate),
                 )
         return True
 

@@ -50,17 +50,14 @@ from akvo.match.streams import KeyedChance
 from akvo.online.roles import action_characters, is_joint
 from akvo.online.seating import Seat, TableSetup, refuse
 
-PART: Final = "part"
-PROPOSE: Final = "propose"
-ACCEPT: Final = "accept"
+#: The verbs of a part of a side's orders and of the central players' agreement.
+PART, PROPOSE, ACCEPT = "part", "propose", "accept"
 #: Rows of the log that change who plays a seat (never an engine action): ``seat-bot
 #: greedy`` hands the seat to a bot, ``seat-back`` gives it back to its player at the
 #: next turn.
-SEAT_BOT: Final = "seat-bot"
-SEAT_BACK: Final = "seat-back"
+SEAT_BOT, SEAT_BACK = "seat-bot", "seat-back"
 #: Who wrote a row of the log, besides a bot's engine name (:attr:`Table.authors`).
-PLAYER: Final = "player"
-TABLE: Final = "table"
+PLAYER, TABLE = "player", "table"
 #: A seat index for "no seat": the spectator.
 SPECTATOR: Final = -1
 #: The longest action text a seat may send (the longest legal one is about 50 characters).
