@@ -20,6 +20,8 @@ from akvo.online import Table, parse_request
 from akvo_site.tables.api import OnlineTables, table_handlers
 
 PRESETS = ["perrockiss", "fish-tank"]
+#: The tables' HTTP API, as the server mounts it.
+API = "/akvo/api/tables"
 
 T = TypeVar("T")
 
@@ -29,6 +31,16 @@ def run_async(coroutine: Coroutine[Any, Any, T]) -> T:
     shows a running loop (Playwright's sync API leaves one), where ``asyncio.run`` refuses."""
     with ThreadPoolExecutor(1) as thread:
         return thread.submit(asyncio.run, coroutine).result()
+
+
+def create_over_http(http: Any, **request: Any) -> dict[str, Any]:
+    """A table created through the HTTP API (``http``: an httpx client on the server) from
+    the presets and ``request``'s fields; its answer (seats, tokens, links), checked to be
+    201."""
+    answer = http.post(API, json={"teams": PRESETS, **request})
+    assert answer.status_code == 201, answer.text
+    made: dict[str, Any] = answer.json()
+    return made
 
 
 def new_table(players: int = 2, seed: int = 7, **request: Any) -> Table:

@@ -8,7 +8,6 @@ import json
 import logging
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,34 +15,7 @@ import httpx
 import pytest
 
 from akvo.online.client import SeatClient, create_table, play_seat
-from tests.tables_play import PRESETS, InProcessServer, run_async
-
-API = "/akvo/api/tables"
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[InProcessServer]:
-    with InProcessServer(
-        tmp_path_factory.mktemp("api"),
-        rate=1000.0,
-        burst=1000,
-        create_rate=1000.0,
-        create_burst=1000,
-    ) as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def http(server: InProcessServer) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=server.url, timeout=20) as client:
-        yield client
-
-
-def _create(http: httpx.Client, **request: Any) -> dict[str, Any]:
-    answer = http.post(API, json={"teams": PRESETS, **request})
-    assert answer.status_code == 201, answer.text
-    made: dict[str, Any] = answer.json()
-    return made
+from tests.tables_play import API, PRESETS, InProcessServer, create_over_http, run_async
 
 
 def _act(http: httpx.Client, made: dict[str, Any], token: str, action: Any) -> httpx.Response:
@@ -66,7 +38,7 @@ def test_creation_answers_201_with_seats_tokens_and_links(http: httpx.Client) ->
 
 
 def test_a_seat_reads_its_view_and_plays_and_others_are_refused(http: httpx.Client) -> None:
-    made = _create(http)
+    made = create_over_http(http)
     a, b = (s["token"] for s in made["seats"])
     url = f"{API}/{made['table']}"
     view = http.get(url, params={"token": a}).json()
@@ -90,7 +62,7 @@ def test_a_seat_reads_its_view_and_plays_and_others_are_refused(http: httpx.Clie
 
 @pytest.mark.parametrize("token", [None, "", "nope", "x" * 43, "y" * 3000])
 def test_a_wrong_or_missing_token_gets_403_and_nothing(http: httpx.Client, token: Any) -> None:
-    made = _create(http)
+    made = create_over_http(http)
     url = f"{API}/{made['table']}"
     params = {} if token is None else {"token": token}
     for path in ("", "/record", "/qr", "/events"):
@@ -130,7 +102,7 @@ def test_hostile_json_is_refused_cleanly(
 def test_only_json_is_read(http: httpx.Client) -> None:
     form = http.post(API, data={"teams": "perrockiss"})
     assert form.status_code == 415 and "JSON" in form.json()["message"]
-    made = _create(http)
+    made = create_over_http(http)
     token = made["seats"][0]["token"]
     for action in (None, 3, ["orders AAAA AA"], {"a": 1}, "x" * 1000):
         answer = _act(http, made, token, action)
@@ -160,7 +132,7 @@ def test_a_flood_from_one_client_is_throttled(tmp_path: Path) -> None:
 
 
 def test_tokens_stay_out_of_the_access_log(http: httpx.Client, caplog: Any) -> None:
-    made = _create(http)
+    made = create_over_http(http)
     token = made["seats"][0]["token"]
     with caplog.at_level(logging.INFO, logger="akvo.tables"):
         http.get(f"{API}/{made['table']}", params={"token": token})
@@ -176,7 +148,7 @@ def test_tokens_stay_out_of_the_access_log(http: httpx.Client, caplog: Any) -> N
 
 
 def test_pages_and_qr_codes(http: httpx.Client) -> None:
-    made = _create(http)
+    made = create_over_http(http)
     page = http.get(f"/akvo/table/{made['table']}")
     assert page.status_code == 200 and "tables.js" in page.text
     assert "script-src 'self'" in page.headers["Content-Security-Policy"]
@@ -324,7 +296,7 @@ def test_scripts_using_only_the_api_play_whole_matches(
 def test_the_coach_gives_each_option_its_exact_value_and_hides_nothing_it_should_not(
     http: httpx.Client,
 ) -> None:
-    made = _create(http, seed=5, bots={"B": "normal"})
+    made = create_over_http(http, seed=5, bots={"B": "normal"})
     token = made["seats"][0]["token"]
     url = f"{API}/{made['table']}"
     view = http.get(url, params={"token": token}).json()
@@ -346,7 +318,7 @@ def test_the_coach_gives_each_option_its_exact_value_and_hides_nothing_it_should
     )
     assert valued and all(shape.fullmatch(e["coach"]) for e in valued)
     assert view["coach"]["labels"]
-    quiet = _create(http, coach=False)
+    quiet = create_over_http(http, coach=False)
     assert (
         http.get(f"{API}/{quiet['table']}", params={"token": quiet["seats"][0]["token"]}).json()[
             "coach"

@@ -5,31 +5,14 @@ tables » (each token reads only its own seat), expiry as 410."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.tables_play import PRESETS, InProcessServer
+from tests.tables_play import API, PRESETS, InProcessServer, create_over_http
 
-API = "/akvo/api/tables"
 LADDER = ["débutant", "facile", "normal", "fort", "expert"]
-
-
-@pytest.fixture(scope="module")
-def http(tmp_path_factory: pytest.TempPathFactory) -> Iterator[httpx.Client]:
-    root = tmp_path_factory.mktemp("seats")
-    fast = {"rate": 1000.0, "burst": 1000, "create_rate": 1000.0, "create_burst": 1000}
-    with InProcessServer(root, **fast) as server, httpx.Client(base_url=server.url) as client:
-        yield client
-
-
-def _create(http: httpx.Client, **request: Any) -> dict[str, Any]:
-    answer = http.post(API, json={"teams": PRESETS, **request})
-    assert answer.status_code == 201, answer.text
-    made: dict[str, Any] = answer.json()
-    return made
 
 
 def _view(http: httpx.Client, made: dict[str, Any], seat: int) -> dict[str, Any]:
@@ -45,7 +28,7 @@ def test_a_bot_of_any_ladder_level_takes_one_seat_at_creation(
     http: httpx.Client, players: int, level: str
 ) -> None:
     last = "B1" if players == 2 else f"B{players // 2}"
-    made = _create(http, players=players, bots={last: level}, names={"A1": "Léa"})
+    made = create_over_http(http, players=players, bots={last: level}, names={"A1": "Léa"})
     seats = made["seats"]
     assert [s["bot"] for s in seats] == [None] * (players - 1) + [level]
     assert seats[-1]["token"] is None and all(s["token"] for s in seats[:-1])
@@ -65,7 +48,7 @@ def test_a_bot_of_any_ladder_level_takes_one_seat_at_creation(
 def test_the_clock_chosen_at_creation_is_in_every_view(
     http: httpx.Client, clock: dict[str, Any], label: str
 ) -> None:
-    made = _create(http, clock=clock)
+    made = create_over_http(http, clock=clock)
     view = _view(http, made, 0)
     assert view["clock"] == {**clock, "label": label}
     deciding = view["decision"]["seats"]
@@ -91,7 +74,7 @@ def test_a_bad_creation_field_is_a_400_naming_it(
 
 
 def test_an_action_body_with_an_unknown_field_is_refused_with_400(http: httpx.Client) -> None:
-    made = _create(http)
+    made = create_over_http(http)
     token = made["seats"][0]["token"]
     before = _view(http, made, 0)
     body = {"token": token, "action": before["legal"][0]["action"], "extra": 1}
@@ -105,7 +88,7 @@ def test_an_action_body_with_an_unknown_field_is_refused_with_400(http: httpx.Cl
 
 
 def test_hand_over_and_take_back_with_their_status_codes(http: httpx.Client) -> None:
-    made = _create(http, players=4, bots={"B2": "facile"})
+    made = create_over_http(http, players=4, bots={"B2": "facile"})
     table, a1, a2 = made["table"], made["seats"][0]["token"], made["seats"][1]["token"]
 
     def post(route: str, **body: Any) -> httpx.Response:
@@ -149,8 +132,8 @@ def test_hand_over_and_take_back_with_their_status_codes(http: httpx.Client) -> 
 
 
 def test_mine_answers_each_token_with_its_own_seat_only(http: httpx.Client) -> None:
-    first = _create(http, names={"A1": "Léa"})
-    second = _create(http, players=4, bots={"B": "normal"})
+    first = create_over_http(http, names={"A1": "Léa"})
+    second = create_over_http(http, players=4, bots={"B": "normal"})
     pairs = [
         [first["table"], first["seats"][0]["token"]],
         [second["table"], second["seats"][1]["token"]],
@@ -189,7 +172,7 @@ def test_mine_answers_each_token_with_its_own_seat_only(http: httpx.Client) -> N
 def test_an_expired_table_answers_410_and_stays_readable(tmp_path: Any) -> None:
     settings = {"idle_limit": 0.5 / 3600, "tick": 0.05, "rate": 1000.0, "burst": 1000}
     with InProcessServer(tmp_path, **settings) as server, httpx.Client(base_url=server.url) as http:
-        made = _create(http)
+        made = create_over_http(http)
         token = made["seats"][0]["token"]
         legal = _view(http, made, 0)["legal"]
         for _ in range(200):
@@ -215,7 +198,7 @@ def test_the_servers_tick_offers_a_late_seat_and_the_others_hand_it_over(
         service = server.app.service
         shift = [0.0]
         service.now = lambda: time.time() + shift[0]
-        made = _create(http, clock={"mode": "en direct", "minutes": 1})
+        made = create_over_http(http, clock={"mode": "en direct", "minutes": 1})
         table, a1, b1 = made["table"], made["seats"][0]["token"], made["seats"][1]["token"]
         legal = _view(http, made, 0)["legal"]
         sent = http.post(f"{API}/{table}/actions", json={"token": a1, "action": legal[0]["action"]})
