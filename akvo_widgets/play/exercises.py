@@ -1,8 +1,9 @@
 """« Exercices »: a random legal position from the engine, a question, an exact grade.
 
-Positions come from plausible play: seeded matches between two « normal » bots
-(:class:`akvo.bots.greedy.GreedyBot`, seeded dice), stopped at a decision of the question's
-kind — never a random bot's (no first turn with seven runes spent). Four kinds of question,
+Positions come from real play: one of the matches between the ladder's bots kept by
+:mod:`.ladder_positions` (« débutant » to « expert », seeded), replayed to one of its decisions
+of the question's kind, at the turn the question names, with the Ultimes and runes that match
+had spent — never a random bot's (no first turn with seven runes spent). Four kinds of question,
 all graded with exact values from the engine (:mod:`.odds`): which mage to shoot for the
 best chance to push, how likely one shot is to push, whether the Attaque rune is worth
 playing on a shot, and which unit to activate first. The page keeps a running score.
@@ -29,9 +30,9 @@ from html import escape
 
 import ipywidgets as widgets
 
-from akvo.bots.greedy import GreedyBot, spend_min
+from akvo.bots.greedy import spend_min
 from akvo.bots.values import PUSH_WEIGHT
-from akvo.match import MatchState, Phase, decisions, new_match
+from akvo.match import MatchState, Phase
 from akvo.match.preview import target_values
 from akvo_widgets.board.view import status_html
 from akvo_widgets.board.widget import Board
@@ -42,6 +43,7 @@ from .game import STYLE
 from .keeper import MatchKeeper
 from .kept_score import REFUSAL as KEPT_REFUSAL
 from .kept_score import KeptScore, KeptScoreError, load_score
+from .ladder_positions import decision_nodes, kept_matches
 from .mistakes import MistakesBox
 from .odds import NO_RUNE, answered_rune_values, attaque_letters, rune_name, unit_values
 
@@ -145,17 +147,24 @@ ACCEPT: dict[str, Callable[[MatchState], bool]] = {
 }
 
 
-def _position(rng: random.Random, accept: Callable[[MatchState], bool]) -> MatchState | None:
-    """A match between two « normal » bots on seeded dice, stopped at a random decision that
-    ``accept`` takes (or ``None``)."""
-    bot = GreedyBot(rng.randrange(1 << 30))
-    stops = rng.randrange(1, 40)
-    for node in decisions(new_match(), rng, (bot, bot)):
-        if accept(node):
-            stops -= 1
-            if stops == 0:
-                return node  # the generator stops here: the live node is this position
-    return None
+#: The phase of each kind's decisions (a cheap first sieve before ``ACCEPT``).
+PHASES: dict[str, Phase] = {
+    "best target": Phase.TARGET,
+    "estimate": Phase.TARGET,
+    "attack rune": Phase.ATTACK_RUNE,
+    "first unit": Phase.ACTIVATE,
+}
+
+
+def _position(
+    rng: random.Random, phase: Phase, accept: Callable[[MatchState], bool]
+) -> MatchState | None:
+    """A decision of ``phase`` that ``accept`` takes, drawn at random from one kept ladder
+    match drawn at random (or ``None`` when that match has none)."""
+    match = rng.choice(kept_matches())
+    nodes = [node.copy() for node in decision_nodes(match) if node.phase == phase]
+    rng.shuffle(nodes)
+    return next((node for node in nodes if accept(node)), None)
 
 
 def make_exercise(number: int) -> Exercise:
@@ -169,7 +178,7 @@ def make_exercise(number: int) -> Exercise:
         accept = lambda s: _has_attaque(s) and attaque_gain(s)[3] == want  # noqa: E731
     state = None
     while state is None:
-        state = _position(rng, accept)
+        state = _position(rng, PHASES[kind], accept)
     exercise = MAKERS[kind](number, state, rng)
     # the turn the position comes from, so that the Ultimes and runes spent read as a match's
     return replace(exercise, question=french(f"Tour {state.turn}. {exercise.question}"))

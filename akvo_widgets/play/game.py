@@ -34,6 +34,7 @@ from akvo_widgets.kit.file_picker import FilePicker
 from .coach import value_text
 from .decisions import ACTION_CLASS, ActionButtons, OrdersComposer
 from .keeper import MatchKeeper
+from .log_box import LOG_STYLE, LogBox
 from .opponents import Bot, bot_choices, default_bot, make_opponent
 from .records import MAX_BYTES, RecordError, download_link, load_record, record_json
 from .refusals import move_refusal
@@ -49,7 +50,8 @@ from .valued import (
 
 HOT_SEAT = "hot seat"
 HOT_SEAT_LABEL = "Deux joueurs, même écran"
-STYLE = """<style>
+STYLE = (
+    """<style>
 .akvo-play .akvo-play-action button, .akvo-play button.akvo-play-action {
   white-space: normal; height: auto; min-height: 2.2em; text-align: left; max-width: 100%;
   line-height: 1.3; padding-top: 0.3em; padding-bottom: 0.3em; }
@@ -75,7 +77,7 @@ STYLE = """<style>
   .akvo-play .akvo-play-main, .akvo-play .akvo-play-side { display: contents; }
   .akvo-play .akvo-board-compact { order: 1; }
   .akvo-play .akvo-play-side > * { order: 2; }
-  .akvo-play > .akvo-play-log { order: 3; }
+  .akvo-play > .akvo-play-log, .akvo-play > .akvo-play-logbox { order: 3; }
   .akvo-play > .akvo-play-files { order: 4; }
   .akvo-play .akvo-play-side > .akvo-play-sheet { order: 5; position: sticky; bottom: 0;
     z-index: 21; background: #fff; box-shadow: 0 -2px 6px rgba(0, 0, 0, 0.2);
@@ -108,7 +110,10 @@ STYLE = """<style>
   .akvo-play .akvo-board-compact .akvo-board-figure svg {
     max-height: max(28dvh, calc(100dvh - var(--akvo-sheet-height, 45dvh) - 7em)); }
 }
-</style>"""
+"""
+    + LOG_STYLE
+    + "</style>"
+)
 
 
 def sheet(*parts: widgets.Widget) -> widgets.VBox:
@@ -257,7 +262,8 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
         main = widgets.HBox([self.board, side])
         main.layout.flex_flow = "row wrap"
         main.add_class("akvo-play-main")
-        parts = [widgets.HTML(STYLE), self.keeper, BoardHeight(), setup, main, self.events, files]
+        self.log_box = LogBox(self.events)
+        parts = [widgets.HTML(STYLE), self.keeper, BoardHeight(), setup, main, self.log_box, files]
         super().__init__(parts)
         self.add_class("akvo-play")
         self.add_class("akvo-widget")

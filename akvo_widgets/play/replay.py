@@ -5,6 +5,11 @@ led to it: for a decision, every option that was open with the one valuation's w
 interval, exact value and reason (:mod:`.valued`, the match page's numbers) and the one
 chosen; for dice, the faces and the exact chance that the roll
 succeeds (:func:`akvo.dice.roll`).
+
+On a phone (:data:`REPLAY_STYLE`, with the match page's :data:`.game.STYLE`) the compact
+board sticks to the top of the screen and a sheet with the step counter, the buttons and
+the current move's panel to its bottom, so that both stay in view while stepping; the
+review and the log (folded, :class:`.log_box.LogBox`) scroll between them.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import ipywidgets as widgets
 from akvo.dice import roll
 from akvo.match import MatchState, Phase, new_match, play_match, replay
 from akvo.match.board import SIDE_NAMES
+from akvo_widgets.board.height import BoardHeight
 from akvo_widgets.board.view import log_html, make_board, status_html, typeset
 from akvo_widgets.kit import controls as c
 from akvo_widgets.kit.file_picker import FilePicker
@@ -24,7 +30,8 @@ from akvo_widgets.text.formatting import NBSP, percent
 from akvo_widgets.text.labels import action_label, faces
 
 from .analysis_panel import AnalysisPanel
-from .game import STYLE
+from .game import STYLE, sheet
+from .log_box import LogBox
 from .opponents import default_bot, make_opponent
 from .records import MAX_BYTES, RecordError, load_record
 from .table_record import TableRecord
@@ -42,6 +49,37 @@ def replay_states(record: dict[str, Any]) -> list[MatchState]:
 
 
 EXAMPLE_SEED = 2026
+#: The replay's phone layout, over the match page's (:data:`.game.STYLE`): the sheet keeps
+#: one height (the board does not jump from step to step) and holds the counter, the
+#: buttons on one line and the move's panel, which scrolls inside it; no scroll anchoring
+#: (a longer panel must not move the page under the reader's thumb).
+REPLAY_STYLE = """<style>
+@media (max-width: 640px) {
+  .akvo-replay > .akvo-replay-slider { order: 2; }
+  .akvo-replay > .akvo-replay-analysis { order: 3; }
+  .akvo-replay .akvo-play-side > .akvo-play-status { display: none; }
+  .akvo-replay { overflow-anchor: none; }
+  .akvo-replay .akvo-play-side > .akvo-play-sheet { height: 42dvh; max-height: 42dvh;
+    overflow: hidden; display: flex; flex-direction: column; }
+  .akvo-replay-sheet > .akvo-replay-counter, .akvo-replay-sheet > .akvo-replay-controls {
+    flex: none; }
+  .akvo-replay-sheet > .akvo-replay-step { flex: 1 1 auto; min-height: 0; overflow-y: auto;
+    overscroll-behavior: contain; }
+  .akvo-replay-sheet .widget-html-content { line-height: 1.3; }
+  .akvo-replay-sheet .akvo-replay-controls { flex-wrap: nowrap !important; gap: 2px; }
+  .akvo-replay-sheet .akvo-replay-controls button { flex: 1 1 0; min-width: 0; margin: 0;
+    padding: 0 2px; font-size: 13px; }
+  .akvo-replay-sheet .akvo-replay-counter p { margin: 0; font-size: 12px; }
+  .akvo-replay-sheet .akvo-replay-step { font-size: 13px; line-height: 1.3; }
+  .akvo-replay-sheet .akvo-replay-step ul, .akvo-replay-sheet .akvo-replay-step ol {
+    padding-left: 1.2em; margin: 0.2em 0; }
+  .akvo-replay-move-list { font-size: 14px; overflow-wrap: anywhere; }
+  .akvo-replay .akvo-board-compact .akvo-board-moment { white-space: nowrap;
+    overflow: hidden; text-overflow: ellipsis; }
+  .akvo-replay .akvo-board-compact .akvo-board-figure svg {
+    max-height: max(26dvh, calc(58dvh - 8em)); }
+}
+</style>"""
 
 
 def counter_text(step: int, steps: int) -> str:
@@ -127,26 +165,34 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]
         self.events = c.html("akvo-play-log")
         self.states: list[MatchState] = []
         self.record: dict[str, Any] | None = None
-        self.board = make_board(new_match(), None, lambda _action: None, interactive=False)
+        self.board = make_board(
+            new_match(), None, lambda _action: None, interactive=False, compact=True
+        )
         self.analysis = AnalysisPanel(lambda: self.record, self.go)
         self.board.layout.flex = "1 1 22em"
         controls = widgets.HBox([self.first, self.back, self.forward, self.last])
         controls.layout.flex_flow = "row wrap"
-        side = widgets.VBox([self.status, self.counter, self.detail])
+        controls.add_class("akvo-replay-controls")
+        self.sheet = sheet(self.counter, controls, self.detail)
+        self.sheet.add_class("akvo-replay-sheet")
+        side = widgets.VBox([self.status, self.sheet])
         side.layout.flex = "1 1 20em"
+        side.add_class("akvo-play-side")
         main = widgets.HBox([self.board, side])
         main.layout.flex_flow = "row wrap"
+        main.add_class("akvo-play-main")
+        self.log_box = LogBox(self.events)
         super().__init__(
             [
-                widgets.HTML(STYLE),
+                widgets.HTML(STYLE + REPLAY_STYLE),
+                BoardHeight(),
                 self.upload,
                 self.from_table,
                 self.message,
-                controls,
                 self.slider,
                 main,
                 self.analysis,
-                self.events,
+                self.log_box,
             ]
         )
         self.add_class("akvo-play")
@@ -205,13 +251,14 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]
         self.board.state = state
         self.status.value = status_html(state, moment)
         self.events.value = log_html(state.events)
-        self.counter.value = f"<p>{counter_text(self.step, self.steps)}</p>"
         if self.step == 0:
             self.detail.value = "<p>Position de départ.</p>"
         else:
             assert self.record is not None
             action = self.record["actions"][self.step - 1]
             self.detail.value = step_head(self.step) + step_html(self.states[self.step - 1], action)
+        # the counter last: once it names this step, the whole page does
+        self.counter.value = f"<p>{counter_text(self.step, self.steps)}</p>"
 
     @classmethod
     def example(cls, seed: int = EXAMPLE_SEED) -> ReplayViewer:

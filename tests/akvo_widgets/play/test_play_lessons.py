@@ -8,10 +8,9 @@ from fractions import Fraction
 
 import pytest
 
-from akvo.bots.greedy import GreedyBot
 from akvo.bots.values import best_worth, shooters
 from akvo.coach import OptionValue, decision_values
-from akvo.match import MatchState, new_match, replay
+from akvo.match import MatchState, replay
 from akvo.match.board import CHARS_OF_UNIT, UNIT_OF_NAME
 from akvo.match.phases import Phase
 from akvo.match.preview import target_values
@@ -251,19 +250,6 @@ def _board_text(page: Exercises) -> str:
     clickable mages' selections."""
     board = page.board
     return " ".join([board.svg, board.overlay, board.status, board.details, str(board.choices)])
-
-
-@pytest.mark.parametrize("number", range(1, 13))
-def test_positions_come_from_matches_between_normal_bots(number: int) -> None:
-    """Every decision before the exercise's position is the « normal » bot's choice."""
-    state = make_exercise(number).state
-    replayed = new_match()
-    bot = GreedyBot(0)
-    for action in state.history:
-        if not replayed.is_chance_node():
-            assert action == bot.choose(replayed), (number, len(replayed.history))
-        replayed.apply_action(action)
-    assert replayed.to_json() == state.to_json()
 
 
 @pytest.mark.parametrize("number", [1, 5, 9, 13, 17, 21, 25, 29])
