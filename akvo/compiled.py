@@ -33,13 +33,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 
-#: The modules mypyc compiles: the match engine and the bots (greedy is mostly bot code).
-#: Not akvo.shots and akvo.match.preview: their value types check their own fields (a
-#: compiled dataclass would raise TypeError first) and they are not on the hot path.
+#: The modules mypyc compiles: the match engine and the bots (greedy is mostly bot code), the
+#: dice keyed by event and the lab's play loop (issue 35: the lab's matches at 0.70× the
+#: reference's speed when the loop ran interpreted). Not akvo.shots and akvo.match.preview:
+#: their value types check their own fields (a compiled dataclass would raise TypeError
+#: first) and they are not on the hot path.
 MODULES = (
     "akvo.bots.greedy",
     "akvo.bots.search",
     "akvo.bots.values",
+    "akvo.lab.loop",
     "akvo.match.actions",
     "akvo.match.board",
     "akvo.match.bots",
@@ -57,6 +60,7 @@ MODULES = (
     "akvo.match.schema",
     "akvo.match.shooting",
     "akvo.match.state",
+    "akvo.match.streams",
     "akvo.match.ultimes",
     "akvo.match.weather",
     "akvo.resolution",

@@ -23,7 +23,9 @@ from akvo.lab import (
     roll_stakes,
     simulate,
 )
-from akvo.lab.play import _luck, _reach, _roll_luck, match_seed
+from akvo.lab.loop import luck as roll_luck_of
+from akvo.lab.loop import reach, roll_luck
+from akvo.lab.play import STAKES, match_seed
 from akvo.lab.results import LUCK_UNIT, STAKE_UNIT
 from akvo.lab.stats import REMAINING_SPREAD, leverage, point_stake, win_share
 from akvo.match.chance import ROLLS
@@ -47,17 +49,17 @@ def runs() -> tuple[Results, Results]:
 
 def test_a_rolls_luck_is_its_success_minus_its_chance_in_1296ths() -> None:
     # Two dice need 7: 21 of the 36 rolls reach it; a success is 15/36 of luck, a miss −21/36.
-    assert _reach(2, 7) == 21
-    assert _luck(2, 7, 7) == 15 * 36
-    assert _luck(2, 7, 6) == -21 * 36
-    assert _luck(1, 7, 6) == 0  # out of reach: no luck either way
-    assert _luck(4, 4, 4) == 0  # sure
+    assert reach(2, 7) == 21
+    assert roll_luck_of(2, 7, 7) == 15 * 36
+    assert roll_luck_of(2, 7, 6) == -21 * 36
+    assert roll_luck_of(1, 7, 6) == 0  # out of reach: no luck either way
+    assert roll_luck_of(4, 4, 4) == 0  # sure
 
 
 @pytest.mark.parametrize("count", [1, 2, 3, 4])
 def test_a_rolls_luck_averages_exactly_zero_over_its_faces(count: int) -> None:
     for need in range(-1, 6 * count + 3):
-        total = sum(_luck(count, need, sum(faces)) for _, faces in ROLLS[count])
+        total = sum(roll_luck_of(count, need, sum(faces)) for _, faces in ROLLS[count])
         assert total == 0, (count, need)
 
 
@@ -203,10 +205,11 @@ def test_a_rolls_stakes_are_what_its_success_changes_in_the_cheap_value() -> Non
     assert success == pytest.approx(2 * leverage(-1, 10), rel=1e-12)
 
 
-class _Face:
+class _Face(KeyedChance):
     """A chance that plays one given outcome (to try every face of a roll)."""
 
     def __init__(self, action: str) -> None:
+        super().__init__(0)
         self.action = action
 
     def apply(self, state: MatchState) -> str:
@@ -233,7 +236,7 @@ def test_every_rolls_stakes_sum_to_exactly_zero_over_its_faces() -> None:
                 assert len({p for _, p in faces}) == 1  # equally likely
                 for action, _ in faces:
                     luck, stakes = [0] * len(LUCK_COLUMNS), [0] * len(STAKE_COLUMNS)
-                    _roll_luck(state.copy(), _Face(action), luck, stakes)
+                    roll_luck(state.copy(), _Face(action), luck, stakes, STAKES)
                     total = [t + v for t, v in zip(total, stakes, strict=True)]
                 assert total == [0] * len(STAKE_COLUMNS)
                 rolls += 1

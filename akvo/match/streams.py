@@ -32,6 +32,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from mypy_extensions import mypyc_attr
+
 from akvo.errors import MatchError, excerpt, require_int
 from akvo.match.actions import WEATHER_ACTIONS
 from akvo.match.board import SHIP
@@ -106,6 +108,7 @@ def decision_key(s: StateCore) -> int:
     return packed
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # the coach's memo, keyings compared
 class KeyedChance:
     """Chance outcomes of a match drawn from streams keyed by ``seed`` and each event.
 
