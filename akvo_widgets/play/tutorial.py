@@ -34,6 +34,7 @@ from .advice import exact_points, value_phrase
 from .decisions import ActionButtons, OrdersComposer
 from .exercises import rune_threshold
 from .game import STYLE, sheet
+from .layout import board_beside
 from .refusals import move_refusal
 
 NEXT_PAGE = "jouer-un-match.ipynb"
@@ -319,13 +320,8 @@ class Tutorial(widgets.VBox):  # type: ignore[misc]
         self.board.compact = True
         self.board.players = [0]
         self.sheet = sheet(self.progress, self.status, self.step_text, self.decisions)
-        side = widgets.VBox([self.sheet, self.assumption, self.message, self.advice, self.told])
-        side.layout.flex = "1 1 20em"
-        side.add_class("akvo-play-side")
-        self.board.layout.flex = "1 1 22em"
-        main = widgets.HBox([self.board, side])
-        main.layout.flex_flow = "row wrap"
-        main.add_class("akvo-play-main")
+        column = [self.sheet, self.assumption, self.message, self.advice, self.told]
+        main = board_beside(self.board, column)
         style = widgets.HTML(STYLE + TUTORIAL_STYLE)
         super().__init__([style, BoardHeight(), main, self.events])
         self.add_class("akvo-play")
