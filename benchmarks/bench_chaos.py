@@ -531,24 +531,34 @@ def problems(checked: dict[str, Any], stats: Stats) -> list[str]:
 # --- the run -----------------------------------------------------------------------------------
 
 
-def chaos(plan: Plan, folder: Path) -> tuple[Stats, dict[str, Any]]:
-    """The whole run in ``folder`` (PostgreSQL's data, logs); every process stopped after."""
+@dataclass
+class Deployment:
+    """The running recipe: the proxy's URL, the book servers, the database's address."""
+
+    url: str
+    servers: Servers
+    dsn: str
+
+
+@contextmanager
+def deployment(folder: Path, count: int) -> Iterator[Deployment]:
+    """A private PostgreSQL, ``count`` book servers sharing it and HAProxy in front, logs in
+    ``folder``; every process (each in a group of its own) stopped when the block ends."""
     haproxy = haproxy_path()
     if haproxy is None:
         raise RuntimeError("HAProxy is not installed: apt-get install haproxy")
     logs = folder / "logs"
     logs.mkdir(parents=True, exist_ok=True)
-    stats = Stats()
     # PostgreSQL's folder of its own under /tmp: as root it runs as the postgres user, who
     # cannot enter ``folder`` (a temporary folder is closed to others).
     database = Path(tempfile.mkdtemp(prefix="akvo-chaos-pg-"))
     with ExitStack() as stack:
         stack.callback(shutil.rmtree, database, ignore_errors=True)
         dsn = stack.enter_context(private_postgres(database))
-        servers = Servers(stack, logs, dsn, plan.servers)
-        for index in range(1, plan.servers + 1):
+        servers = Servers(stack, logs, dsn, count)
+        for index in range(1, count + 1):
             servers.start(index)
-        for index in range(1, plan.servers + 1):
+        for index in range(1, count + 1):
             servers.wait(index)
         port = free_port()
         config = logs / "haproxy.cfg"
@@ -562,8 +572,15 @@ def chaos(plan: Plan, folder: Path) -> tuple[Stats, dict[str, Any]]:
         )
         url = f"http://127.0.0.1:{port}"
         wait_until_serving(f"{url}/voila/render/{HOME_PAGE}", proxy, logs / "haproxy.log", 30)
-        runs = asyncio.run(run_clients(url, servers, plan, stats))
-        checked = check(dsn, servers, runs, stats)
+        yield Deployment(url, servers, dsn)
+
+
+def chaos(plan: Plan, folder: Path) -> tuple[Stats, dict[str, Any]]:
+    """The whole run in ``folder`` (logs); every process stopped after."""
+    stats = Stats()
+    with deployment(folder, plan.servers) as deployed:
+        runs = asyncio.run(run_clients(deployed.url, deployed.servers, plan, stats))
+        checked = check(deployed.dsn, deployed.servers, runs, stats)
         checked["seats"] = sum(len(run.seats) for run in runs)
     return stats, checked
 
