@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.conftest import ARTIFACTS
-from tests.browser.test_play import open_widget_page
+from tests.browser.test_play import moves, open_widget_page, wait_for_redraw
 from tests.browser.test_site import WAIT
 
 PHONE = {"width": 390, "height": 844}
@@ -63,10 +63,6 @@ def phone(browser: Browser) -> Iterator[Page]:
     page = context.new_page()
     yield page
     context.close()
-
-
-def _moves(page: Page) -> str:
-    return page.locator(".akvo-play .akvo-play-status-line").first.get_attribute("data-moves") or ""
 
 
 def _first_focused(page: Page) -> bool:
@@ -115,7 +111,7 @@ def test_a_whole_match_on_a_phone_needs_no_scrolling_to_decide(phone: Page, base
         _check(seen, decision)
         if not focused:
             unfocused.append(decision)
-        moves = _moves(phone)
+        before = moves(phone)
         orders = phone.locator(".akvo-play-decisions .akvo-play-orders-confirm")
         if orders.count():
             orders.click()
@@ -125,12 +121,7 @@ def test_a_whole_match_on_a_phone_needs_no_scrolling_to_decide(phone: Page, base
                 first.press("Enter")
             else:
                 first.click()
-        phone.wait_for_function(
-            """before => document.querySelector('.akvo-play .akvo-play-status-line')
-                .dataset.moves !== before""",
-            arg=moves,
-            timeout=WAIT,
-        )
+        wait_for_redraw(phone, before)
         decision += 1
     finished = phone.evaluate(MEASURE)["result"]
     print(f"measured {decision} decisions at 390×844, match finished: {finished}")
@@ -143,15 +134,10 @@ def test_a_kept_match_is_shown_after_a_reload(phone: Page, base_url: str) -> Non
     phone.locator(".akvo-play-coach-switch input").evaluate("box => box.click()")  # coach off
     confirm = phone.locator(".akvo-play-orders-confirm")
     expect(confirm).to_be_visible(timeout=WAIT)
-    moves = _moves(phone)
+    before = moves(phone)
     confirm.click()
-    phone.wait_for_function(
-        "before => document.querySelector('.akvo-play .akvo-play-status-line')"
-        ".dataset.moves !== before",
-        arg=moves,
-        timeout=WAIT,
-    )
-    played = _moves(phone)
+    wait_for_redraw(phone, before)
+    played = moves(phone)
     phone.wait_for_function(
         "() => (localStorage.getItem('akvo-match:jouer-un-match') || '').length > 0",
         timeout=WAIT,

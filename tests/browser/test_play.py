@@ -46,27 +46,34 @@ def open_widget_page(page: Page, base_url: str, file: str, widget: str) -> None:
     expect(page.locator(widget).first).to_be_visible(timeout=WAIT)
 
 
-def _moves(page: Page) -> str:
+def moves(page: Page) -> str:
+    """The match page's move count (its status line's ``data-moves``)."""
     return page.locator(".akvo-play .akvo-play-status-line").first.get_attribute("data-moves") or ""
 
 
-def _press_first_button(page: Page, by_keyboard: bool) -> None:
-    """Press the first offered decision (Enter on the focused button, or a click), then wait
-    until the engine has applied it and the page has redrawn (the status line, and its
-    move count, is the last thing a redraw changes)."""
-    before = _moves(page)
-    button = page.locator(".akvo-play-decisions .akvo-play-action").first
-    if by_keyboard:
-        button.focus()
-        button.press("Enter")
-    else:
-        button.click()
+def wait_for_redraw(page: Page, before: str) -> None:
+    """Wait until the match page's move count is no longer ``before``: the engine applied
+    the move and the page redrew (the status line is the last thing a redraw changes).
+    Every test that plays a move through the page waits this way."""
     page.wait_for_function(
         """before => document.querySelector('.akvo-play .akvo-play-status-line')
             .dataset.moves !== before""",
         arg=before,
         timeout=WAIT,
     )
+
+
+def _press_first_button(page: Page, by_keyboard: bool) -> None:
+    """Press the first offered decision (Enter on the focused button, or a click), then
+    wait for the redraw."""
+    before = moves(page)
+    button = page.locator(".akvo-play-decisions .akvo-play-action").first
+    if by_keyboard:
+        button.focus()
+        button.press("Enter")
+    else:
+        button.click()
+    wait_for_redraw(page, before)
 
 
 def _play_the_lesson(page: Page, until: int) -> None:
@@ -294,11 +301,11 @@ def test_a_reload_shows_the_kept_match_and_refuses_a_tampered_one(
         "() => (localStorage.getItem('akvo-match:jouer-un-match') || '').includes('orders')",
         timeout=WAIT,
     )
-    moves = _moves(page)
+    played = moves(page)
     page.once("dialog", lambda dialog: dialog.accept())  # leaving asks first
     open_widget_page(page, base_url, "jouer-un-match.ipynb", ".akvo-play-status-line")
     expect(page.locator(".akvo-play-status-line").first).to_have_attribute(
-        "data-moves", moves, timeout=WAIT
+        "data-moves", played, timeout=WAIT
     )
     expect(page.locator(".akvo-play-message")).to_contain_text("Match repris", timeout=WAIT)
     page.evaluate(
