@@ -28,6 +28,7 @@ from akvo.coach.luck import Luck
 from akvo.coach.rating import UNSURE
 from akvo.coach.review import Move, Review, Reviewed
 from akvo.coach.words import capitalised, percent, points
+from akvo_widgets.kit import controls as c
 from akvo_widgets.text.formatting import NBSP, french
 
 from .keeper import MatchKeeper
@@ -121,6 +122,11 @@ def options_table(row: Reviewed) -> str:
     )
 
 
+def _hidden_until_shown() -> widgets.Layout:
+    """A button's layout: as wide as its words, hidden until a flagged move shows it."""
+    return widgets.Layout(width="auto", display="none")
+
+
 class AnalysisPanel(widgets.VBox):  # type: ignore[misc]
     """The review of the record ``get_record()`` returns; ``jump(coup)`` shows a move."""
 
@@ -129,14 +135,11 @@ class AnalysisPanel(widgets.VBox):  # type: ignore[misc]
     ) -> None:
         self.get_record = get_record
         self.jump = jump
-        self.start_button = widgets.Button(description="Analyser le match")
-        self.start_button.add_class("akvo-replay-analyse")
-        self.start_button.on_click(lambda _: self.start())
+        self.start_button = c.button("Analyser le match", "akvo-replay-analyse", self.start)
         self.progress = widgets.IntProgress(min=0, max=1, value=0, description="Analyse")
         self.progress.add_class("akvo-replay-progress")
         self.progress.layout.display = "none"
-        self.note = widgets.HTML()
-        self.note.add_class("akvo-replay-analysis-note")
+        self.note = c.html("akvo-replay-analysis-note")
         self.sides = widgets.HTML()
         self.sides.add_class("akvo-replay-sides")
         x, y = bq.LinearScale(), bq.LinearScale(min=0.0, max=1.0)
@@ -168,28 +171,26 @@ class AnalysisPanel(widgets.VBox):  # type: ignore[misc]
         self.figure.layout.display = "none"
         self.flagged = widgets.VBox()
         self.flagged.add_class("akvo-replay-flagged")
-        self.explanation = widgets.HTML()
-        self.explanation.add_class("akvo-replay-explanation")
-        self.refine_button = widgets.Button(
-            description="Analyser plus finement", layout=widgets.Layout(width="auto")
+        self.explanation = c.html("akvo-replay-explanation")
+        self.refine_button = c.button(
+            "Analyser plus finement",
+            "akvo-replay-refine",
+            self.refine_shown,
+            layout=_hidden_until_shown(),
         )
-        self.refine_button.add_class("akvo-replay-refine")
-        self.refine_button.on_click(lambda _: self.refine_shown())
-        self.refine_button.layout.display = "none"
         self.moves = widgets.HTML()
         self.moves.add_class("akvo-replay-move-list")
         self.moves.layout.max_height = MOVES_HEIGHT
         self.moves.layout.overflow_y = "auto"
         self.keeper = MatchKeeper(key=MISTAKES_KEY)
         self.match_keeper = MatchKeeper(key=MATCH_SLOT)
-        self.play_button = widgets.Button(
-            description="Jouer l’autre option d’ici", layout=widgets.Layout(width="auto")
+        self.play_button = c.button(
+            "Jouer l’autre option d’ici",
+            "akvo-replay-play-from",
+            self.play_from_shown,
+            layout=_hidden_until_shown(),
         )
-        self.play_button.add_class("akvo-replay-play-from")
-        self.play_button.on_click(lambda _: self.play_from_shown())
-        self.play_button.layout.display = "none"
-        self.play_link = widgets.HTML()
-        self.play_link.add_class("akvo-replay-play-link")
+        self.play_link = c.html("akvo-replay-play-link")
         self.keep_buttons = [
             widgets.Button(
                 description=f"Garder les erreurs de {side} comme exercices",
