@@ -19,7 +19,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any, Final
 
 from akvo.coach.errors import CoachError
@@ -62,18 +62,10 @@ class Exercise:
         return action in self.better
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "coup": self.coup,
-            "side": "AB"[self.side],
-            "verdict": self.verdict,
-            "record": self.record,
-            "chosen": self.chosen,
-            "best": self.best,
-            "better": list(self.better),
-            "question": self.question,
-            "refutation": self.refutation,
-        }
+        """Every field, as the exported file spells it: the side as its letter, ``better``
+        as a list (:func:`import_json` reads it back)."""
+        fields_ = {f.name: getattr(self, f.name) for f in fields(self)}
+        return {**fields_, "side": "AB"[self.side], "better": list(self.better)}
 
 
 @dataclass(frozen=True, slots=True)
