@@ -12,15 +12,17 @@ import numpy as np
 import pytest
 
 from akvo.bots import make_bot
-from akvo.bots.expert import ExpertBot
+from akvo.bots.expert import ORACLE_ADDS, PURIFY, ExpertBot, turn_end_matrix
 from akvo.bots.greedy import GreedyBot
 from akvo.bots.lookahead import Lookahead, activation_mark, chance_branches, signature
 from akvo.bots.matrix import exploitability, regret_matching
 from akvo.bots.noisy import NoisyBot, softmax_pick
 from akvo.bots.search import neighbours
 from akvo.match import MatchState, decisions, new_match
+from akvo.match.actions import ORDER_ACTION_LIST
 from akvo.match.core import CHANCE
 from akvo.match.phases import ACTIVATE, ORDERS, REROLL, ROLL, TARGET
+from akvo.match.streams import decision_key
 
 
 class ScoreJudge:
@@ -148,7 +150,10 @@ def test_expert_orders_matrix_and_mixed_strategy() -> None:
     mine, theirs, matrix = bot.payoffs(node)
     greedy = GreedyBot(0)
     assert mine[: 1 + 7] == [greedy.orders(node, 1), *neighbours(greedy.orders(node, 1))]
-    assert theirs == [greedy.orders(node, 0), *neighbours(greedy.orders(node, 0))]
+    assert theirs[:8] == [greedy.orders(node, 0), *neighbours(greedy.orders(node, 0))]
+    # The double oracle's round adds each side's best responses from the other programmes.
+    assert len(theirs) == 8 + ORACLE_ADDS and len(set(theirs)) == len(theirs)
+    assert len(mine) >= 8 + ORACLE_ADDS
     assert len(set(mine)) == len(mine) and set(mine) <= set(node.legal)
     assert len(matrix) == len(mine) and all(len(row) == len(theirs) for row in matrix)
     assert all(0 < v < 1 for row in matrix for v in row)
@@ -184,3 +189,24 @@ def test_noisy_levels_err_less_the_colder_they_are() -> None:
     assert {NoisyBot(s, 1e-6, judge=judge)(node) for s in range(20)} == {best}
     warm = [NoisyBot(s, 0.5, judge=judge)(node) for s in range(300)]
     assert len(set(warm)) > 1
+
+
+def test_the_double_oracle_adds_the_other_sides_best_responses() -> None:
+    """Brute force over the programmes outside the sampled columns: the ones the oracle adds
+    are those that lower the restricted game's row strategy's win chance the most."""
+    bot = ExpertBot(7, budget=1, judge=ScoreJudge())
+    node = _orders_node(4, 1)
+    mine, theirs, matrix = bot.payoffs(node)
+    rows = len(mine) - ORACLE_ADDS
+    x, _ = regret_matching([row[:8] for row in matrix[:rows]])
+    support = [(a, p) for a, p in zip(mine[:rows], x.tolist(), strict=True) if p >= PURIFY]
+    outside = [a for a in ORDER_ACTION_LIST if a not in theirs[:8]]
+    seeds = [bot.seeds.decision_word(decision_key(node), 0)]
+    cells = turn_end_matrix(node, [a for a, _ in support], outside, seeds, ScoreJudge())
+    value = {
+        c: sum(p * row[j] for (_, p), row in zip(support, cells, strict=True))
+        for j, c in enumerate(outside)
+    }
+    added = theirs[8:]
+    assert all(value[a] <= value[c] + 1e-12 for a in added for c in outside if c not in added)
+    assert matrix[0][8:] == turn_end_matrix(node, mine[:1], added, seeds, ScoreJudge())[0]

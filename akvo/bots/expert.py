@@ -27,22 +27,24 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any, Final
 
 from akvo.bots.greedy import GreedyBot
-from akvo.bots.judge import Judge, evaluation_for
-from akvo.bots.lookahead import DEFAULT_CAP, Lookahead
-from akvo.bots.registry import BotError, BotOption, BotSpec, positive_int
+from akvo.bots.judge import Judge
+from akvo.bots.judging import JudgingBot
+from akvo.bots.lookahead import DEFAULT_CAP
+from akvo.bots.registry import BotOption, BotSpec, positive_int
 from akvo.bots.search import neighbours
-from akvo.errors import require_seed
-from akvo.match.actions import ORDER_ACTIONS, SHIP_TOKENS
+from akvo.match.actions import ORDER_ACTION_LIST, ORDER_ACTIONS, SHIP_TOKENS
 from akvo.match.core import CHANCE, TERMINAL
 from akvo.match.phases import ORDERS, WEATHER
 from akvo.match.state import MatchState
 from akvo.match.streams import KeyedChance, decision_key
 
-#: Rollouts per payoff-matrix cell by default.
-DEFAULT_BUDGET: Final = 2
+#: Rollouts per payoff-matrix cell by default (2 until 2026-12-07: about 0.07 s of one core
+#: a decision; 6 with the double oracle's round, about 0.5 s, benchmarks/results/bots.md).
+DEFAULT_BUDGET: Final = 6
 #: Per-unit sampled candidates beyond the greedy orders and their neighbours.
 SAMPLES: Final = 4
 #: Chance a sampled candidate changes each unit's token.
@@ -50,6 +52,10 @@ FLIP: Final = 0.3
 #: A strategy's probabilities below this are dropped before it is sampled (regret
 #: matching's average keeps a little of every row it tried).
 PURIFY: Final = 0.03
+#: Programmes each side gains from the double oracle's round, and the rollouts a cell that
+#: screen the 64 programmes for them.
+ORACLE_ADDS: Final = 2
+ORACLE_ROLLOUTS: Final = 2
 #: Win-chance points by which the lookahead's best action must beat the greedy bot's to be
 #: played instead: the evaluation's error, a few points, would otherwise pick noise.
 MARGIN: Final = 0.03
@@ -57,8 +63,9 @@ MARGIN: Final = 0.03
 _CANDIDATE_WORD, _PLAY_WORD = 1 << 16, 1 << 17
 
 
-class ExpertBot:
-    """See the module. ``judge``: an evaluation (default: the learned one for the rules)."""
+class ExpertBot(JudgingBot):
+    """See the module. ``budget``: rollouts per cell; ``cap``: the lookahead's chance nodes
+    per action; ``judge``: an evaluation (default: the learned one for the rules)."""
 
     def __init__(
         self,
@@ -68,16 +75,9 @@ class ExpertBot:
         judge: Judge | None = None,
         margin: float = MARGIN,
     ) -> None:
-        checked = require_seed("seed", seed, BotError)
+        super().__init__(seed, int(positive_int("cap", "nodes")(cap)), judge)  # type: ignore[call-overload]
         self.budget = int(positive_int("budget", "rollouts")(budget))  # type: ignore[call-overload]
-        self.seeds = KeyedChance(random.getrandbits(64) if checked is None else checked)
-        self.greedy = GreedyBot(0)
-        self.lookahead = Lookahead(self.greedy, int(positive_int("cap", "nodes")(cap)))  # type: ignore[call-overload]
-        self._judge = judge
         self.margin = margin
-
-    def judge(self, state: MatchState) -> Judge:
-        return self._judge if self._judge is not None else evaluation_for(state.rules)
 
     def __call__(self, state: MatchState) -> str:
         if state.phase == ORDERS:
@@ -104,27 +104,43 @@ class ExpertBot:
         return out
 
     def payoffs(self, state: MatchState) -> tuple[list[str], list[str], list[list[float]]]:
-        """Its candidates, the other side's, and the matrix of its win chances."""
-        side = state.side
-        key = decision_key(state)
+        """Its candidates, the other side's, and the matrix of its win chances: the sampled
+        candidates, then one round of the double oracle (McMahan et al. 2003): against
+        the restricted game's strategies, the :data:`ORACLE_ADDS` best responses of each
+        side among all 64 programmes (screened on :data:`ORACLE_ROLLOUTS` rollouts, the
+        support only) join the matrix at the full budget."""
+        from akvo.bots.matrix import regret_matching
+
+        side, key, judge = state.side, decision_key(state), self.judge(state)
         mine = self.candidates(state, side, key)
         base = self.greedy.orders(state, 1 - side)
         theirs = [base, *neighbours(base)]
         seeds = [self.seeds.decision_word(key, k) for k in range(self.budget)]
-        leaves = [
-            turn_end(state, side, own, other, seed, self.greedy)
-            for own in mine
-            for other in theirs
-            for seed in seeds
+        matrix = turn_end_matrix(state, mine, theirs, seeds, judge)
+        x, y = regret_matching(matrix)
+        screen = seeds[:ORACLE_ROLLOUTS]
+        # The other side's best responses: lowest win chance for us against x.
+        rows = [(a, p) for a, p in zip(mine, x.tolist(), strict=True) if p >= PURIFY]
+        others = [a for a in ORDER_ACTION_LIST if a not in theirs]
+        screened = turn_end_matrix(state, [a for a, _ in rows], others, screen, judge)
+        value = [
+            sum(p * r[j] for (_, p), r in zip(rows, screened, strict=True))
+            for j in range(len(others))
         ]
-        chances = [float(c) for c in self.judge(state).win_chances(leaves, side)]  # type: ignore[attr-defined]
-        per_cell = self.budget
-        cells = [
-            sum(chances[i : i + per_cell]) / per_cell for i in range(0, len(chances), per_cell)
+        new_theirs = [
+            others[j] for j in sorted(range(len(others)), key=value.__getitem__)[:ORACLE_ADDS]
         ]
-        width = len(theirs)
-        matrix = [cells[r * width : (r + 1) * width] for r in range(len(mine))]
-        return mine, theirs, matrix
+        # Its own best responses against y.
+        columns = [(a, p) for a, p in zip(theirs, y.tolist(), strict=True) if p >= PURIFY]
+        own = [a for a in ORDER_ACTION_LIST if a not in mine]
+        screened = turn_end_matrix(state, own, [a for a, _ in columns], screen, judge)
+        value = [sum(p * v for (_, p), v in zip(columns, r, strict=True)) for r in screened]
+        new_mine = [own[i] for i in sorted(range(len(own)), key=lambda i: -value[i])[:ORACLE_ADDS]]
+        extra = turn_end_matrix(state, mine, new_theirs, seeds, judge)
+        matrix = [row + more for row, more in zip(matrix, extra, strict=True)]
+        theirs += new_theirs
+        matrix += turn_end_matrix(state, new_mine, theirs, seeds, judge)
+        return mine + new_mine, theirs, matrix
 
     def strategy(self, state: MatchState) -> tuple[list[str], list[float]]:
         """Its candidates and the probability it plays each (regret matching, purified)."""
@@ -153,6 +169,29 @@ class ExpertBot:
             if u < 0:
                 return action
         return mine[max(range(len(mine)), key=probabilities.__getitem__)]
+
+
+def turn_end_matrix(
+    state: MatchState,
+    mine: Sequence[str],
+    theirs: Sequence[str],
+    seeds: Sequence[int],
+    judge: Judge,
+) -> list[list[float]]:
+    """The side programming's win chance (``judge``) at the end of the turn, each of its
+    orders ``mine`` against each of ``theirs``, averaged over the dice of ``seeds`` (common
+    to every cell), the turn played by greedy bots (:func:`turn_end`): one row a programme."""
+    side, greedy = state.side, GreedyBot(0)
+    leaves = [
+        turn_end(state, side, own, other, seed, greedy)
+        for own in mine
+        for other in theirs
+        for seed in seeds
+    ]
+    chances = [float(c) for c in judge.win_chances(leaves, side)]  # type: ignore[attr-defined]
+    n, width = len(seeds), len(theirs)
+    cells = [sum(chances[i : i + n]) / n for i in range(0, len(chances), n)]
+    return [cells[r * width : (r + 1) * width] for r in range(len(mine))]
 
 
 def turn_end(state: MatchState, side: int, own: str, other: str, seed: int, bot: Any) -> MatchState:

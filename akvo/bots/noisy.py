@@ -14,18 +14,14 @@ keyed by the bot's seed and the decision (:func:`~akvo.match.streams.decision_ke
 from __future__ import annotations
 
 import math
-import random
 
 from akvo.bots.expert import turn_end
-from akvo.bots.greedy import GreedyBot
-from akvo.bots.judge import Judge, evaluation_for
-from akvo.bots.lookahead import Lookahead
-from akvo.bots.registry import BotError
+from akvo.bots.judge import Judge
+from akvo.bots.judging import JudgingBot
 from akvo.bots.search import neighbours
-from akvo.errors import require_seed
 from akvo.match.phases import ORDERS
 from akvo.match.state import MatchState
-from akvo.match.streams import KeyedChance, decision_key
+from akvo.match.streams import decision_key
 
 
 def softmax(values: list[float], temperature: float) -> list[float]:
@@ -45,21 +41,14 @@ def softmax_pick(values: list[float], temperature: float, u: float) -> int:
     return len(values) - 1
 
 
-class NoisyBot:
+class NoisyBot(JudgingBot):
     """See the module: ``temperature`` (win-chance units) sets how often it errs."""
 
     def __init__(
         self, seed: object, temperature: float, cap: int = 2, judge: Judge | None = None
     ) -> None:
-        checked = require_seed("seed", seed, BotError)
-        self.seeds = KeyedChance(random.getrandbits(64) if checked is None else checked)
+        super().__init__(seed, cap, judge)
         self.temperature = temperature
-        self.greedy = GreedyBot(0)
-        self.lookahead = Lookahead(self.greedy, cap)
-        self._judge = judge
-
-    def judge(self, state: MatchState) -> Judge:
-        return self._judge if self._judge is not None else evaluation_for(state.rules)
 
     def __call__(self, state: MatchState) -> str:
         key = decision_key(state)

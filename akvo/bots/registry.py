@@ -131,17 +131,17 @@ def int_at_least(name: str, least: int, none_ok: bool = False) -> Callable[[obje
     return check
 
 
-def noisy_level(temperature: float) -> Callable[[int | None], Bot]:
-    """The factory of a ladder level that is the evaluation with softmax noise of this
-    ``temperature`` (:class:`akvo.bots.noisy.NoisyBot`, imported on first use: it brings the
-    evaluation, which listing the bots need not load)."""
+def noisy_level(name: str, label: str, rank: int, temperature: float, description: str) -> BotSpec:
+    """A ladder level that is the evaluation with softmax noise of this ``temperature``
+    (:class:`akvo.bots.noisy.NoisyBot`, imported on first use: it brings the evaluation,
+    which listing the bots need not load); tens of ms a decision, more at an activation."""
 
     def make(seed: int | None) -> Bot:
         from akvo.bots.noisy import NoisyBot
 
         return NoisyBot(seed, temperature)
 
-    return make
+    return BotSpec(name, label, description, make, speed="fast", rank=rank)
 
 
 def positive_float(name: str) -> Callable[[object], object]:
