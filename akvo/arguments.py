@@ -31,3 +31,16 @@ def count_argument(minimum: int) -> Callable[[str], int]:
         return value
 
     return parse
+
+
+def add_cluster_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--workers N`` (local Dask workers) or ``--scheduler ADDRESS`` (an existing cluster),
+    one or the other, for the commands that run matches on Dask."""
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
+        "--workers",
+        type=count_argument(0),
+        default=None,
+        help="local Dask workers (default: one per core; 0: no Dask, this process)",
+    )
+    where.add_argument("--scheduler", metavar="ADDRESS", help="an existing Dask scheduler")

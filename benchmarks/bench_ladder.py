@@ -5,20 +5,25 @@
 Run: ``.venv/bin/python benchmarks/bench_ladder.py [--deals 250] [--seed 0] [--workers 0 |
 --scheduler ADDRESS]``. The pairings of :func:`akvo.lab.ladder.ladder_pairs` play the same
 deals, interleaved deal by deal, so that Ctrl+C (or ``--minutes``) stops with every pairing
-at about the same number of deals; the report says how many finished. Writes
-benchmarks/results/ladder.md (the same table as ``akvo ladder --out``, then the targets).
+at about the same number of deals; the report says how many finished. Then each level's
+exploitability at the orders on ``--exploitability`` positions (:mod:`akvo.lab.exploitability`;
+« expert »'s target: ≤ 3 win-chance points). Writes benchmarks/results/ladder.md (the same
+table as ``akvo ladder --out``, then the targets); ``--json FILE`` keeps the report, and
+``--report FILE`` writes ladder.md again from such a file without playing.
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import os
 import signal
 import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 from recorded import stamp, write
 
@@ -44,6 +49,14 @@ def targets(report: LadderReport) -> list[str]:
             f"(95 % {points.low:.1%} … {points.high:.1%}) over {len(pairing.deal_points)} deals "
             f"= {pairing.matches} matches; target {need}: {'met' if held else 'NOT met'}"
         )
+    gain = report.exploitability.get("expert")
+    if gain is not None:
+        lines.append(
+            f"- « expert »'s exploitability at the orders: {gain.estimate:.1f} win-chance points "
+            f"(95 % {gain.low:.1f} … {gain.high:.1f}); target ≤ 3: "
+            f"{'met' if gain.estimate <= 3 else 'NOT met'}"
+            + (" (the interval reaches above 3)" if gain.estimate <= 3 < gain.high else "")
+        )
     names = list(report.elo)
     for weaker, stronger in itertools.pairwise(names):
         low, high = report.elo[weaker], report.elo[stronger]
@@ -65,7 +78,21 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=0, help="0: this process (default)")
     parser.add_argument("--scheduler", default=None)
     parser.add_argument("--minutes", type=float, default=None, help="stop after this long")
+    parser.add_argument(
+        "--exploitability", type=int, default=24, help="orders positions (24; 0: not measured)"
+    )
+    parser.add_argument("--json", type=Path, default=None, help="also write the report as JSON")
+    parser.add_argument(
+        "--report",
+        type=Path,
+        default=None,
+        help="write benchmarks/results/ladder.md from a report saved by --json (no play)",
+    )
     args = parser.parse_args()
+    if args.report is not None:
+        data = json.loads(args.report.read_text(encoding="utf-8"))
+        record(LadderReport.from_dict(data), data["command"], data["seconds"], data)
+        return
     if args.minutes is not None:  # Ctrl+C after the time: the deals finished are counted
         timer = threading.Timer(args.minutes * 60, os.kill, (os.getpid(), signal.SIGINT))
         timer.daemon = True
@@ -77,19 +104,33 @@ def main() -> None:
         workers=None if args.scheduler else args.workers,
         scheduler=args.scheduler,
         progress=sys.stderr.isatty(),
+        exploitability=args.exploitability,
     )
     seconds = time.perf_counter() - begin
     where = f"--scheduler {args.scheduler}" if args.scheduler else f"--workers {args.workers}"
     command = f"python benchmarks/bench_ladder.py --deals {args.deals} --seed {args.seed} {where}"
+    command += f" --exploitability {args.exploitability}"
     if args.minutes is not None:
         command += f" --minutes {args.minutes:g}"
-    text = report.to_markdown(command, seconds) + "\n".join(targets(report)) + "\n"
+    data = {"command": command, "seconds": seconds, **report.to_dict()}
+    if args.json is not None:
+        args.json.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", "utf-8")
+    record(report, command, seconds, data)
+
+
+def record(report: LadderReport, command: str, seconds: float, data: dict[str, Any]) -> None:
+    """Write benchmarks/results/ladder.md: the report, the targets, how to run it in full
+    (``data``: the saved report, which may say how its exploitability was measured apart)."""
+    text = report.to_markdown(command, seconds)
+    if "exploitability_command" in data:
+        text += f"\nExploitability measured apart: `{data['exploitability_command']}`.\n"
+    text += "\n".join(targets(report)) + "\n"
     text += (
         "\nThe full run (250 deals = 500 matches per pairing): "
         "`akvo ladder --matches 500 --workers 2 --out benchmarks/results/ladder.md` "
         "(or `python benchmarks/bench_ladder.py --deals 250 --workers 2`; "
         "`--scheduler ADDRESS` for a cluster).\n"
-        f"\n{stamp('bench_ladder.py', f' ({where})')}."
+        f"\n{stamp('bench_ladder.py')}."
     )
     write(RESULTS, [text])
 

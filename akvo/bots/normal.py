@@ -12,11 +12,4 @@ def _greedy(seed: int | None) -> Bot:
     return GreedyBot(seed)
 
 
-SPEC = BotSpec(
-    name="greedy",
-    label="normal",
-    description="prend le meilleur gain immédiat",
-    factory=_greedy,
-    speed="instant",
-    rank=3,
-)
+SPEC = BotSpec("greedy", "normal", "prend le meilleur gain immédiat", _greedy, rank=3)

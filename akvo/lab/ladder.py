@@ -97,18 +97,6 @@ class PairingResult:
     #: Matches played: two a deal.
     matches: int
 
-    @property
-    def points(self) -> Interval:
-        return wilson_points(self.deal_points)
-
-    @property
-    def win_rate(self) -> Interval:
-        return proportion(self.wins, self.matches)
-
-    @property
-    def total_points(self) -> float:
-        return sum(self.deal_points) * 2
-
     def cells(self) -> list[str]:
         """Its row of the tables: the pairing, deals, points and wins with their 95 %
         intervals (``low … high``), draws."""
@@ -122,6 +110,18 @@ class PairingResult:
             f"{wins.low:.3f} … {wins.high:.3f}",
             str(self.draws),
         ]
+
+    @property
+    def points(self) -> Interval:
+        return wilson_points(self.deal_points)
+
+    @property
+    def win_rate(self) -> Interval:
+        return proportion(self.wins, self.matches)
+
+    @property
+    def total_points(self) -> float:
+        return sum(self.deal_points) * 2
 
 
 #: The columns of :meth:`PairingResult.cells`.

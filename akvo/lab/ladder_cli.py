@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
-from akvo.arguments import count_argument
+from akvo.arguments import add_cluster_arguments, count_argument
 
 
 def _matches(text: str) -> int:
@@ -40,14 +40,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument(
         "-n", "--matches", type=_matches, default=200, help="matches per pairing (even; 200)"
     )
-    where = parser.add_mutually_exclusive_group()
-    where.add_argument(
-        "--workers",
-        type=count_argument(0),
-        default=None,
-        help="local Dask workers (default: one per core; 0: no Dask, this process)",
-    )
-    where.add_argument("--scheduler", metavar="ADDRESS", help="an existing Dask scheduler")
+    add_cluster_arguments(parser)
     parser.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
     parser.add_argument(
         "--exploitability",

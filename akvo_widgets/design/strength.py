@@ -26,7 +26,8 @@ from akvo_widgets.kit import controls as c
 from akvo_widgets.kit.plots import error_bar_figure, lines_figure
 from akvo_widgets.text.formatting import decimal, french, integer, percent
 
-#: The ladder the page shows: ``akvo ladder --matches 10 --workers 0 --seed 0 --out`` this file.
+#: The ladder the page shows: written by ``benchmarks/bench_ladder.py --json`` (or ``akvo
+#: ladder --out``) this file; the command is recorded inside.
 LADDER_FILE: Final = Path(__file__).resolve().parent / "ladder.json"
 
 MINUS = "\u2212"
@@ -100,17 +101,25 @@ def pairings_table(report: LadderReport) -> str:
     return "<div style='overflow-x:auto'>" + french(c.table(header, rows)) + "</div>"
 
 
+def played(report: LadderReport) -> int:
+    """The deals every pairing finished (fewer than asked when the run was interrupted)."""
+    return min((len(p.deal_points) for p in report.pairings), default=0)
+
+
 def ladder_caveat(report: LadderReport) -> str | None:
     """Why the figures are indicative only (French), or ``None``."""
     notes = []
-    if report.deals * 2 < MIN_SAMPLE:
+    if played(report) * 2 < MIN_SAMPLE:
         notes.append(
-            f"Peu de matchs ({integer(2 * report.deals)} par rencontre, moins de "
+            f"Peu de matchs ({integer(2 * played(report))} par rencontre, moins de "
             f"{MIN_SAMPLE}) : les intervalles sont larges et des niveaux voisins peuvent "
             "s’y chevaucher ; seule leur position, non leur ordre exact, est établie."
         )
     if not report.complete:
-        notes.append("La série a été interrompue : seules les donnes terminées comptent.")
+        notes.append(
+            f"La série a été arrêtée après {integer(played(report))} des "
+            f"{integer(report.deals)} donnes prévues : seules les donnes terminées comptent."
+        )
     return french(" ".join(notes)) if notes else None
 
 
@@ -133,7 +142,7 @@ class LadderView(w.VBox):
         self.intro = c.html("akvo-ladder-intro")
         self.intro.value = french(
             f"<p>Résultat enregistré de <code>{self.command}</code> : "
-            f"{integer(self.report.deals)} {'donne' if self.report.deals < 2 else 'donnes'} "
+            f"{integer(played(self.report))} {'donne' if played(self.report) < 2 else 'donnes'} "
             "par rencontre, chacune jouée deux fois, "
             "les bots échangeant leurs places sur les mêmes dés. Elo de Bradley–Terry, "
             "« normal » à 0. Dans chaque rencontre, les points (victoire 1, nul ½) et "
