@@ -82,12 +82,7 @@ def main() -> None:
         "--exploitability", type=int, default=24, help="orders positions (24; 0: not measured)"
     )
     parser.add_argument("--json", type=Path, default=None, help="also write the report as JSON")
-    parser.add_argument(
-        "--report",
-        type=Path,
-        default=None,
-        help="write benchmarks/results/ladder.md from a report saved by --json (no play)",
-    )
+    parser.add_argument("--report", type=Path, help="write ladder.md from a --json report")
     args = parser.parse_args()
     if args.report is not None:
         data = json.loads(args.report.read_text(encoding="utf-8"))

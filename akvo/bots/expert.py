@@ -52,6 +52,8 @@ FLIP: Final = 0.3
 #: A strategy's probabilities below this are dropped before it is sampled (regret
 #: matching's average keeps a little of every row it tried).
 PURIFY: Final = 0.03
+#: Word indices of a decision's stream (rollout seeds use 0 … budget − 1).
+_CANDIDATE_WORD, _PLAY_WORD = 1 << 16, 1 << 17
 #: Programmes each side gains from the double oracle's round, and the rollouts a cell that
 #: screen the 64 programmes for them.
 ORACLE_ADDS: Final = 2
@@ -59,8 +61,6 @@ ORACLE_ROLLOUTS: Final = 2
 #: Win-chance points by which the lookahead's best action must beat the greedy bot's to be
 #: played instead: the evaluation's error, a few points, would otherwise pick noise.
 MARGIN: Final = 0.03
-#: Word indices of a decision's stream (rollout seeds use 0 … budget − 1).
-_CANDIDATE_WORD, _PLAY_WORD = 1 << 16, 1 << 17
 
 
 class ExpertBot(JudgingBot):
