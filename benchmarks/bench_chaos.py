@@ -59,6 +59,7 @@ from akvo.online.client import ApiRefusal, SeatClient, choose, create_table  # n
 from akvo.online.table import PLAYER  # noqa: E402
 from akvo_site.app import HOME_PAGE, free_port, server_command, wait_until_serving  # noqa: E402
 from akvo_site.cluster import (  # noqa: E402
+    Cluster,
     haproxy_config,
     haproxy_path,
     private_postgres,
@@ -124,6 +125,7 @@ class Stats:
     killed_at: float | None = None
     route_around: float | None = None
     probe_failures: int = 0
+    marked_down: float | None = None  # s from the kill until HAProxy's checks mark it DOWN
     sweeps: int = 0
     restarted_in: float | None = None
     played: float = 0.0
@@ -348,7 +350,7 @@ async def run_clients(proxy: str, servers: Servers, plan: Plan, stats: Stats) ->
             asyncio.create_task(seat.play(random.Random(rng.random()), plan.think, stats))
             for seat in seats
         ]
-        started = time.perf_counter()
+        started = shown = time.perf_counter()
         chaos = asyncio.create_task(_chaos(http, proxy, servers, plan, stats, runs, rng))
         try:
             while not all(run.finished for run in runs):
@@ -359,6 +361,16 @@ async def run_clients(proxy: str, servers: Servers, plan: Plan, stats: Stats) ->
                     )
                     break
                 await asyncio.sleep(0.2)
+                if time.perf_counter() - shown > 30:  # a line of progress now and then
+                    shown = time.perf_counter()
+                    done = sum(run.finished for run in runs)
+                    acked = sum(len(seat.acked) for seat in seats)
+                    print(
+                        f"{shown - started:.0f} s: {acked} actions acknowledged, "
+                        f"{done}/{len(runs)} tables finished",
+                        file=sys.stderr,
+                        flush=True,
+                    )
             stats.played = time.perf_counter() - started
             await asyncio.wait_for(chaos, 120)
         finally:
@@ -391,6 +403,7 @@ async def _chaos(
             stats.killed_at = time.perf_counter()
             servers.kill(plan.victim)
             await _route_around(http, proxy, stats, runs)
+            await _marked_down(servers.logs / "haproxy.sock", f"n{plan.victim}", stats)
             if plan.restart_after is not None:
                 await asyncio.sleep(plan.restart_after)
                 began = time.perf_counter()
@@ -428,6 +441,19 @@ async def _route_around(
             return
         await asyncio.sleep(0.1)
     stats.errors.append(f"the proxy did not route around the dead server within {limit:.0f} s")
+
+
+async def _marked_down(socket: Path, name: str, stats: Stats, limit: float = 30.0) -> None:
+    """When HAProxy's health checks take the dead server out (its admin socket's
+    ``show stat``): requests meanwhile relied on retries and redispatch."""
+    assert stats.killed_at is not None
+    admin = Cluster("", [], socket, socket).admin
+    while time.perf_counter() - stats.killed_at < limit:
+        lines = (await asyncio.to_thread(admin, "show stat")).splitlines()
+        if any(line.startswith(f"readers,{name},") and ",DOWN" in line for line in lines):
+            stats.marked_down = time.perf_counter() - stats.killed_at
+            return
+        await asyncio.sleep(0.2)
 
 
 # --- the checks --------------------------------------------------------------------------------
@@ -651,6 +677,10 @@ def report(plan: Plan, stats: Stats, checked: dict[str, Any], command: str, load
             else f"{stats.route_around:.2f} s ({stats.sweeps} sweeps of every table, "
             f"{stats.probe_failures} failed requests)",
         ),
+        (
+            "SIGKILL → HAProxy's health checks mark the server DOWN (2 s × 3 checks)",
+            "never" if stats.marked_down is None else f"{stats.marked_down:.1f} s",
+        ),
         (f"server n{plan.victim} after the kill", restart),
     ]
     table = "\n".join(f"| {name} | {value} |" for name, value in rows)
@@ -704,6 +734,9 @@ def main() -> None:
         coach=args.coach,
         deadline=args.deadline,
     )
+    # SIGTERM (``timeout``, a background job whose SIGINT is ignored) unwinds the blocks
+    # that stop the servers, the proxy and PostgreSQL.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     load0 = " / ".join(f"{x:.1f}" for x in os.getloadavg())
     with tempfile.TemporaryDirectory(prefix="akvo-chaos-") as folder:
         stats, checked = chaos(plan, Path(folder))

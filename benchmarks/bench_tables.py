@@ -37,6 +37,7 @@ import asyncio
 import json
 import os
 import random
+import signal
 import subprocess
 import sys
 import tempfile
@@ -340,6 +341,9 @@ def main() -> None:
 def on_postgres(args: argparse.Namespace) -> dict[str, Any]:
     """The run on ``--servers`` servers sharing a private PostgreSQL behind HAProxy."""
     from bench_chaos import deployment
+
+    # SIGTERM (``timeout``) unwinds the blocks that stop the servers, proxy and PostgreSQL.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
     with (
         tempfile.TemporaryDirectory(prefix="akvo-bench-tables-") as root,
