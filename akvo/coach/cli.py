@@ -21,6 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from akvo.arguments import add_cluster_arguments
 from akvo.coach.budget import DEFAULT_BUDGET, MAX_BUDGET
 from akvo.outputs import write_or_keep
 
@@ -103,14 +104,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument(
         "--seed", type=int, default=0, help="seed of the orders' rollouts (default 0)"
     )
-    where = parser.add_mutually_exclusive_group()
-    where.add_argument(
-        "--workers",
-        type=_number(0, 256),
-        default=None,
-        help="local Dask workers (default: one per core; 0: no Dask, this process)",
-    )
-    where.add_argument("--scheduler", metavar="ADDRESS", help="an existing Dask scheduler")
+    add_cluster_arguments(parser)
     parser.add_argument(
         "--out", type=_out, default=None, help="write the table (.tsv/.txt) or everything (.json)"
     )

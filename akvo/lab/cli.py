@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from akvo.arguments import count_argument, rules_argument
+from akvo.arguments import add_cluster_arguments, count_argument, rules_argument
 from akvo.bots import BOTS, REGISTRY
 from akvo.config import RulesConfig
 from akvo.lab.options import rules_text
@@ -71,14 +71,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         metavar="VARIANTS",
         help="also play the same seeds under these variants and print the paired difference",
     )
-    where = parser.add_mutually_exclusive_group()
-    where.add_argument(
-        "--workers",
-        type=count_argument(0),
-        default=None,
-        help="local Dask workers (default: one per core; 0: no Dask, this process)",
-    )
-    where.add_argument("--scheduler", metavar="ADDRESS", help="an existing Dask scheduler")
+    add_cluster_arguments(parser)
     parser.add_argument(
         "--budget",
         type=count_argument(1),
@@ -178,14 +171,7 @@ def add_tournament_parser(subparsers: Any) -> argparse.ArgumentParser:
         default=",".join(FORBIDDABLE),
         help="the runes and Ultimes whose effect is measured (comma-separated)",
     )
-    where = parser.add_mutually_exclusive_group()
-    where.add_argument(
-        "--workers",
-        type=count_argument(0),
-        default=None,
-        help="local Dask workers (default: one per core)",
-    )
-    where.add_argument("--scheduler", metavar="ADDRESS", help="an existing Dask scheduler")
+    add_cluster_arguments(parser)
     parser.add_argument("--out", type=Path, default=None, help="the report as CSV")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     return parser
