@@ -34,6 +34,7 @@ from akvo_widgets.kit.file_picker import FilePicker
 from .coach import value_text
 from .decisions import ACTION_CLASS, ActionButtons, OrdersComposer
 from .keeper import MatchKeeper
+from .layout import board_beside
 from .log_box import LOG_STYLE, LogBox
 from .opponents import Bot, bot_choices, default_bot, make_opponent
 from .records import MAX_BYTES, RecordError, download_link, load_record, record_json
@@ -245,23 +246,16 @@ class MatchGame(widgets.VBox):  # type: ignore[misc]
         files.layout.flex_flow = "row wrap"
         files.add_class("akvo-play-files")
         self.sheet = sheet(self.status, self.result, self.prompt, self.decisions)
-        side = widgets.VBox(
-            [
-                self.sheet,
-                self.coach_switch,
-                self.advice,
-                self.orders_chances,
-                self.message,
-                self.dice,
-            ]
-        )
-        side.layout.min_width = "18em"
-        side.layout.flex = "1 1 20em"
-        side.add_class("akvo-play-side")
-        self.board.layout.flex = "1 1 22em"
-        main = widgets.HBox([self.board, side])
-        main.layout.flex_flow = "row wrap"
-        main.add_class("akvo-play-main")
+        column = [
+            self.sheet,
+            self.coach_switch,
+            self.advice,
+            self.orders_chances,
+            self.message,
+            self.dice,
+        ]
+        main = board_beside(self.board, column)
+        main.children[1].layout.min_width = "18em"  # the side column keeps its width
         self.log_box = LogBox(self.events)
         parts = [widgets.HTML(STYLE), self.keeper, BoardHeight(), setup, main, self.log_box, files]
         super().__init__(parts)

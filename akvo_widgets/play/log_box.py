@@ -30,7 +30,7 @@ class LogBox(widgets.VBox):  # type: ignore[misc]
 
     def __init__(self, events: widgets.HTML) -> None:
         self.events = events
-        self.toggle = widgets.ToggleButton(value=False, description=SHOW, icon="list")
+        self.toggle = widgets.ToggleButton(value=False, description=SHOW)
         self.toggle.add_class("akvo-play-log-toggle")
         self.toggle.observe(lambda _change: self._fold(), "value")
         super().__init__([self.toggle, events])

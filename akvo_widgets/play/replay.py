@@ -7,9 +7,9 @@ chosen; for dice, the faces and the exact chance that the roll
 succeeds (:func:`akvo.dice.roll`).
 
 On a phone (:data:`REPLAY_STYLE`, with the match page's :data:`.game.STYLE`) the compact
-board sticks to the top of the screen and a sheet with the step counter, the buttons and
-the current move's panel to its bottom, so that both stay in view while stepping; the
-review and the log (folded, :class:`.log_box.LogBox`) scroll between them.
+board and, under it, a sheet with the step counter, the buttons and the current move's panel
+fill one screen, so that both stay in view while stepping; the review and the log (folded,
+:class:`.log_box.LogBox`) come after them with the whole screen.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from akvo_widgets.text.labels import action_label, faces
 
 from .analysis_panel import AnalysisPanel
 from .game import STYLE, sheet
+from .layout import board_beside
 from .log_box import LogBox
 from .opponents import default_bot, make_opponent
 from .records import MAX_BYTES, RecordError, load_record
@@ -49,14 +50,18 @@ def replay_states(record: dict[str, Any]) -> list[MatchState]:
 
 
 EXAMPLE_SEED = 2026
-#: The replay's phone layout, over the match page's (:data:`.game.STYLE`): the sheet keeps
-#: one height (the board does not jump from step to step) and holds the counter, the
-#: buttons on one line and the move's panel, which scrolls inside it; no scroll anchoring
-#: (a longer panel must not move the page under the reader's thumb).
+#: The replay's phone layout, over the match page's (:data:`.game.STYLE`): the board and
+#: the sheet stick only within their own box, which fits the screen, so that the review and
+#: the log under it get the whole screen once the reader scrolls past; the sheet keeps one
+#: height (the board does not jump from step to step) and holds the counter, the buttons on
+#: one line and the move's panel, which scrolls inside it; no scroll anchoring (a longer
+#: panel must not move the page under the reader's thumb).
 REPLAY_STYLE = """<style>
+/* the review's empty lines (before « Analyser le match ») take no room */
+.akvo-replay-analysis > .widget-html:has(> .widget-html-content:empty) { display: none; }
 @media (max-width: 640px) {
-  .akvo-replay > .akvo-replay-slider { order: 2; }
-  .akvo-replay > .akvo-replay-analysis { order: 3; }
+  .akvo-play.akvo-replay .akvo-play-main { display: flex !important;
+    flex-flow: column nowrap !important; }
   .akvo-replay .akvo-play-side > .akvo-play-status { display: none; }
   .akvo-replay { overflow-anchor: none; }
   .akvo-replay .akvo-play-side > .akvo-play-sheet { height: 42dvh; max-height: 42dvh;
@@ -169,18 +174,12 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]
             new_match(), None, lambda _action: None, interactive=False, compact=True
         )
         self.analysis = AnalysisPanel(lambda: self.record, self.go)
-        self.board.layout.flex = "1 1 22em"
         controls = widgets.HBox([self.first, self.back, self.forward, self.last])
         controls.layout.flex_flow = "row wrap"
         controls.add_class("akvo-replay-controls")
         self.sheet = sheet(self.counter, controls, self.detail)
         self.sheet.add_class("akvo-replay-sheet")
-        side = widgets.VBox([self.status, self.sheet])
-        side.layout.flex = "1 1 20em"
-        side.add_class("akvo-play-side")
-        main = widgets.HBox([self.board, side])
-        main.layout.flex_flow = "row wrap"
-        main.add_class("akvo-play-main")
+        main = board_beside(self.board, [self.status, self.sheet])
         self.log_box = LogBox(self.events)
         super().__init__(
             [
