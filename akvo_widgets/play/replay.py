@@ -155,7 +155,7 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]
         self.message = c.html("akvo-replay-message")
         # ``?table=ID``: a finished online table's record, fetched by the browser.
         self.from_table = TableRecord(
-            self.load_bytes, lambda html: setattr(self.message, "value", html)
+            self.load, lambda html: setattr(self.message, "value", html)
         )
         self.first = c.button("◀◀ Début", "akvo-replay-first", lambda: self.go(0))
         self.back = c.button("◀ Précédent", "akvo-replay-back", lambda: self.go(self.step - 1))

@@ -14,9 +14,14 @@ import json
 from collections.abc import Callable
 from html import escape
 from pathlib import Path
+from typing import Any
 
 import anywidget
 import traitlets
+
+from akvo_widgets.text.formatting import NBSP
+
+from .records import RecordError, load_record
 
 HERE = Path(__file__).resolve().parent
 #: What the reader reads when the server did not give the record.
@@ -24,13 +29,14 @@ UNREACHABLE = "Le match de cette table n’a pas pu être chargé\u00a0: le serv
 
 
 class TableRecord(anywidget.AnyWidget):  # type: ignore[misc]
-    """Calls ``load(record bytes)`` with the linked table's record, or ``say(html)`` with
-    the server's French refusal; nothing at all on a page opened without ``?table=``."""
+    """Calls ``load(record)`` with the linked table's record once the engine has replayed
+    it, then ``say(html)`` to name where it came from; ``say`` alone with the French reason
+    when there is none; nothing at all on a page opened without ``?table=``."""
 
     _esm = HERE / "table_record.js"
     answer = traitlets.Unicode("").tag(sync=True)
 
-    def __init__(self, load: Callable[[bytes], None], say: Callable[[str], None]) -> None:
+    def __init__(self, load: Callable[[dict[str, Any]], None], say: Callable[[str], None]) -> None:
         super().__init__()
         self._load, self._say = load, say
         self.observe(self._answered, "answer")
@@ -41,11 +47,22 @@ class TableRecord(anywidget.AnyWidget):  # type: ignore[misc]
             status, body = int(answer["status"]), str(answer["body"])
         except (ValueError, KeyError, TypeError):
             return
-        if status == 200:
-            self._load(body.encode("utf-8"))
+        if status != 200:
+            try:
+                message = str(json.loads(body)["message"])
+            except (ValueError, KeyError, TypeError):
+                message = UNREACHABLE
+            self._say(f'<p role="alert">{escape(message)}</p>')
             return
         try:
-            message = str(json.loads(body)["message"])
-        except (ValueError, KeyError, TypeError):
-            message = UNREACHABLE
-        self._say(f'<p role="alert">{escape(message)}</p>')
+            record, _final = load_record(body.encode("utf-8"))
+        except RecordError as error:
+            self._say(f'<p role="alert">{escape(str(error))}</p>')
+            return
+        self._load(record)
+        steps = len(record["actions"])
+        self._say(
+            f"<p>Match de la table en ligne chargé{NBSP}: {steps} coups et jets, vérifiés par "
+            f"le moteur. Avancez ou reculez avec les boutons ou le curseur{NBSP}; "
+            f"«{NBSP}Analyser le match{NBSP}» en donne l’analyse.</p>"
+        )

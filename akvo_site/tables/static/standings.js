@@ -21,14 +21,15 @@
       const list = $("standings-list");
       list.replaceChildren();
       const me = profile.held();
-      for (const p of body.profiles) {
+      body.profiles.forEach((p, rank) => {
         const item = el("li", null, "tbl-standing" + (p.leaves_often ? " tbl-leaver" : ""));
+        item.append(el("span", rank + 1 + ".", "tbl-standing-rank"));
         const name = el("span", p.name + (me && me.name === p.name ? " (vous)" : ""), "tbl-standing-name");
         const value = el("span", profile.rating(p), "tbl-standing-rating");
         value.title = "Entre " + p.low + " et " + p.high + " (95 %)";
         item.append(name, value, el("span", profile.karma(p), "tbl-standing-karma"));
         list.append(item);
-      }
+      });
       $("standings-empty").hidden = body.profiles.length > 0;
       $("standings-message").textContent = "";
     } catch (error) {

@@ -20,6 +20,7 @@ def test_a_finished_tables_record_is_loaded_and_checked_by_the_engine() -> None:
     record = play_match(11).record()
     viewer.from_table.answer = _answer(200, json.dumps(record))
     assert viewer.record == record and viewer.steps == len(record["actions"])
+    assert "Match de la table en ligne chargé\u00a0: " in viewer.message.value
     assert viewer.analysis is not None  # « Analyser le match » reads viewer.record
 
 
