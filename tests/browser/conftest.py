@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Browser, Page
 
 from akvo_site.app import SMALL_POOLS, background_server
 from tests.browser.chromium import CHROMIUM_FLAGS, chromium_path
@@ -20,6 +21,8 @@ from tests.browser.chromium import CHROMIUM_FLAGS, chromium_path
 ROOT = Path(__file__).resolve().parents[2]
 BOOK = ROOT / "book"
 ARTIFACTS = ROOT / "test-artifacts"
+#: A phone's screen, for the pages' phone tests (``phone``).
+PHONE = {"width": 390, "height": 844}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -66,3 +69,12 @@ def screenshots() -> Path:
     folder = ARTIFACTS / "screenshots"
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Iterator[Page]:
+    """A page on a phone's screen (:data:`PHONE`, touch)."""
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    yield page
+    context.close()

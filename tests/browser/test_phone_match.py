@@ -11,16 +11,13 @@ on the first option (« Valider les ordres » at the orders).
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 
-import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import ARTIFACTS
+from tests.browser.conftest import ARTIFACTS, PHONE
 from tests.browser.test_play import moves, open_widget_page, wait_for_redraw
 from tests.browser.test_site import WAIT
 
-PHONE = {"width": 390, "height": 844}
 #: Bounds the match in time on a loaded machine: the decisions measured are reported.
 BUDGET_S = 420
 MAX_DECISIONS = 400
@@ -55,14 +52,6 @@ MEASURE = """() => {
 #: The same, two frames later: the board gives the sheet its room (a resize observer).
 SETTLED = f"""() => new Promise((done) => requestAnimationFrame(() =>
   requestAnimationFrame(() => done(({MEASURE})()))))"""
-
-
-@pytest.fixture
-def phone(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-    page = context.new_page()
-    yield page
-    context.close()
 
 
 def _first_focused(page: Page) -> bool:

@@ -10,17 +10,14 @@ board, the sheet and the move's panel.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
-import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from akvo_widgets.play.log_box import HIDE, SHOW
-from tests.browser.conftest import ARTIFACTS
+from tests.browser.conftest import ARTIFACTS, PHONE
 from tests.browser.test_play import open_widget_page
 from tests.browser.test_site import WAIT
 
-PHONE = {"width": 390, "height": 844}
 STEPS = 14
 
 #: The boxes of the board, the sheet, the move's panel and its head (the line that says
@@ -38,14 +35,6 @@ MEASURE = """() => {
     counter: root.querySelector('.akvo-replay-counter').textContent.trim(),
   };
 }"""
-
-
-@pytest.fixture
-def phone(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-    page = context.new_page()
-    yield page
-    context.close()
 
 
 def _counter(page: Page, step: int) -> None:
