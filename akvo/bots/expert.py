@@ -9,7 +9,11 @@
   the end of the turn, the turn played by greedy bots. Rollout ``k`` of every cell draws
   its dice from the same :class:`~akvo.match.streams.KeyedChance` (common random numbers),
   keyed by the bot's seed and the decision. The matrix is solved by regret matching
-  (:mod:`akvo.bots.matrix`) and the bot plays its mixed strategy, sampled from its seed.
+  (:mod:`akvo.bots.matrix`), then one round of the double oracle widens it: each side's
+  :data:`ORACLE_ADDS` best responses among all 64 programmes against the other's strategy
+  join it, and it is solved again (without that round a best response that knew its
+  strategy gained 6.4 win-chance points; with it, 1.5: :mod:`akvo.lab.exploitability`).
+  The bot plays its mixed strategy, sampled from its seed.
   It never reads the other side's hidden orders: when B programs, A's orders are in the
   state but hidden, and each column replaces them on its copy by that column's candidate
   (a determinisation).
