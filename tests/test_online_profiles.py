@@ -45,9 +45,7 @@ def stores(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Factory]:
 
         first = PostgresStore(address)
         with first._db.transaction():  # a clean slate for each test
-            first._db.execute(
-                "TRUNCATE akvo_mistakes, akvo_rated_tables, akvo_seat_profiles, akvo_profiles"
-            )
+            first._db.execute("TRUNCATE akvo_rated_tables, akvo_seat_profiles, akvo_profiles")
         first.close()
 
         def open_pg() -> Store:
@@ -177,6 +175,9 @@ def test_a_finished_table_rates_its_players_once(stores: Factory) -> None:
     assert seats[0]["profile"]["rating"] == after["Léa"]["rating"]
     # A restarted server reads the same standings.
     again = _service(stores())
+    assert {p["name"]: p for p in again.standings()} == after
+    # Pruning ended tables drops their seats' profiles, never the profiles themselves.
+    assert again.store.prune(0) == 1 and again.store.seat_profiles(table_id) == {}
     assert {p["name"]: p for p in again.standings()} == after
 
 

@@ -72,12 +72,6 @@ CREATE TABLE IF NOT EXISTS seat_profiles (
     PRIMARY KEY (table_id, seat)
 ) STRICT;
 CREATE TABLE IF NOT EXISTS rated_tables (table_id TEXT PRIMARY KEY) STRICT;
-CREATE TABLE IF NOT EXISTS mistakes (
-    key_hash TEXT NOT NULL,
-    table_id TEXT NOT NULL,
-    data TEXT NOT NULL,
-    PRIMARY KEY (key_hash, table_id)
-) STRICT;
 """
 #: Run after :data:`SCHEMA` on every open (older files lack the column and had a trigger
 #: refusing every deletion): only an ended table's log may be deleted, by :meth:`prune`.
@@ -150,8 +144,6 @@ class Store(Protocol):
     def bind_seat(self, table_id: str, seat: int, profile_id: str) -> None: ...
     def seat_profiles(self, table_id: str) -> dict[int, str]: ...
     def rate(self, table_id: str, rate: Rate) -> bool: ...
-    def keep_mistakes(self, key_hash: str, table_id: str, data: str) -> None: ...
-    def mistakes(self, key_hash: str) -> list[str]: ...
 
 
 class TableStore:
@@ -261,7 +253,7 @@ class TableStore:
 
     def prune(self, keep: int) -> int:
         """Delete the oldest ended tables (finished or expired) beyond the ``keep`` most
-        recent, logs and records; how many were deleted."""
+        recent, logs, records and seat profiles (the profiles stay); how many were deleted."""
         with self._transaction():
             old = self._db.execute(
                 "SELECT id FROM tables WHERE finished IS NOT NULL OR expired IS NOT NULL "
@@ -270,6 +262,8 @@ class TableStore:
             ).fetchall()
             for (table_id,) in old:
                 self._db.execute("DELETE FROM actions WHERE table_id = ?", (table_id,))
+                self._db.execute("DELETE FROM seat_profiles WHERE table_id = ?", (table_id,))
+                self._db.execute("DELETE FROM rated_tables WHERE table_id = ?", (table_id,))
                 self._db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
         return len(old)
 
@@ -357,21 +351,6 @@ class TableStore:
                 rated_rows(found, rate),
             )
         return True
-
-    def keep_mistakes(self, key_hash: str, table_id: str, data: str) -> None:
-        """A profile's mistakes at a table (JSON text), readable with its key only."""
-        with self._transaction():
-            self._db.execute(
-                "INSERT INTO mistakes (key_hash, table_id, data) VALUES (?, ?, ?) "
-                "ON CONFLICT (key_hash, table_id) DO UPDATE SET data = excluded.data",
-                (key_hash, table_id, data),
-            )
-
-    def mistakes(self, key_hash: str) -> list[str]:
-        found = self._db.execute(
-            "SELECT data FROM mistakes WHERE key_hash = ? ORDER BY table_id", (key_hash,)
-        ).fetchall()
-        return [str(row[0]) for row in found]
 
     def _stored(self, found: tuple[Any, ...]) -> StoredTable:
         rows = self._db.execute(

@@ -91,12 +91,6 @@ CREATE TABLE IF NOT EXISTS akvo_seat_profiles (
     PRIMARY KEY (table_id, seat)
 );
 CREATE TABLE IF NOT EXISTS akvo_rated_tables (table_id TEXT PRIMARY KEY);
-CREATE TABLE IF NOT EXISTS akvo_mistakes (
-    key_hash TEXT NOT NULL,
-    table_id TEXT NOT NULL,
-    data TEXT NOT NULL,
-    PRIMARY KEY (key_hash, table_id)
-);
 CREATE OR REPLACE FUNCTION akvo_actions_guard() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     IF TG_OP = 'UPDATE' OR EXISTS (
@@ -222,6 +216,8 @@ class PostgresStore:
             ).fetchall()
             ids = [row[0] for row in old]
             self._db.execute("DELETE FROM akvo_actions WHERE table_id = ANY(%s)", (ids,))
+            for table in ("akvo_seat_profiles", "akvo_rated_tables"):  # the profiles stay
+                self._db.execute(f"DELETE FROM {table} WHERE table_id = ANY(%s)", (ids,))
             self._db.execute("DELETE FROM akvo_tables WHERE id = ANY(%s)", (ids,))
             # Presence marks lapsed an hour ago tell nothing more (nor those of gone tables).
             self._db.execute("DELETE FROM akvo_presence WHERE until < %s", (self._now() - 3600,))
@@ -342,20 +338,6 @@ class PostgresStore:
                     rated_rows(found, rate),
                 )
         return True
-
-    def keep_mistakes(self, key_hash: str, table_id: str, data: str) -> None:
-        with self._lock:
-            self._db.execute(
-                "INSERT INTO akvo_mistakes (key_hash, table_id, data) VALUES (%s, %s, %s) "
-                "ON CONFLICT (key_hash, table_id) DO UPDATE SET data = EXCLUDED.data",
-                (key_hash, table_id, data),
-            )
-
-    def mistakes(self, key_hash: str) -> list[str]:
-        found = self._all(
-            "SELECT data FROM akvo_mistakes WHERE key_hash = %s ORDER BY table_id", (key_hash,)
-        )
-        return [str(row[0]) for row in found]
 
     def _stored(self, found: tuple[Any, ...]) -> StoredTable:
         rows = self._all(
