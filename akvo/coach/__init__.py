@@ -7,14 +7,17 @@ mistakes of a finished match.
 - :class:`WinChances` (:mod:`akvo.coach.chances`): the estimated chance of winning the
   match after each option, from rollouts of the greedy bot on common random numbers, with
   95 % intervals, refinable while the reader thinks;
-- :func:`valuation` (:mod:`akvo.coach.valuation`): the one valuation — every option of a
+- :func:`akvo.coach.valuation.valuation`: the one valuation — every option of a
   decision on the win-chance scale with its interval, exact measure and French reason; the
   suggestion is its best option;
-- :func:`review` (:mod:`akvo.coach.review`): the post-match review on it, behind
+- :func:`akvo.coach.review.review`: the post-match review on it, behind
   ``akvo analyse`` — stable verdicts, luck (:mod:`akvo.coach.luck`), ratings
   (:mod:`akvo.coach.rating`), the annotated move list, :func:`refine`;
 - :func:`mistake_exercises` (:mod:`akvo.coach.exercises`): mistakes as exercises on a
   spaced schedule.
+
+``review`` and ``valuation`` are imported from their modules, not from here: once a module
+of the same name is imported, ``akvo.coach.review`` is that module, not the function.
 
 Pure Python over the engine's public API: no Jupyter, no widgets (the pages build on it).
 """
@@ -29,8 +32,8 @@ from akvo.coach.errors import CoachError
 if TYPE_CHECKING:
     from akvo.coach.chances import OptionChance, WinChances, candidate_options
     from akvo.coach.exercises import mistake_exercises
-    from akvo.coach.review import Review, refine, review
-    from akvo.coach.valuation import OptionWorth, Valuation, valuation
+    from akvo.coach.review import Review, refine
+    from akvo.coach.valuation import OptionWorth, Valuation
     from akvo.coach.values import DecisionValues, OptionValue, decision_values
 
 #: Where each name lives: imported on first use, so that ``akvo --help`` stays light.
@@ -43,10 +46,8 @@ _HOMES = {
     "decision_values": "values",
     "OptionWorth": "valuation",
     "Valuation": "valuation",
-    "valuation": "valuation",
     "Review": "review",
     "refine": "review",
-    "review": "review",
     "mistake_exercises": "exercises",
 }
 
@@ -70,6 +71,4 @@ __all__ = [
     "decision_values",
     "mistake_exercises",
     "refine",
-    "review",
-    "valuation",
 ]
