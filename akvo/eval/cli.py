@@ -2,6 +2,10 @@
 
     akvo train --matches 20000 --workers 2 --seed 1 --out akvo/eval/weights/default.npz
     akvo train --rules weather=coin --matches 20000 --out weights-coin.npz   # a variant
+    akvo train --luck --matches 2000 --epochs 4 --out akvo/eval/weights/luck.npz
+
+``--luck`` fine-tunes the shipped evaluation into the luck evaluation instead
+(:mod:`akvo.eval.luck`: greedy matches, the variance of the luck-adjusted result).
 
 Prints the learning curve (held-out log-loss and accuracy per epoch) as tab-separated
 lines and the time taken; ``--out`` receives the weights, stamped with the rules and the
@@ -55,6 +59,11 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--out", type=_out_type, default=Path("eval-weights.npz"), help="the weights (.npz)"
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument(
+        "--luck",
+        action="store_true",
+        help="fit the luck evaluation (akvo.eval.luck) from the shipped weights instead",
+    )
     return parser
 
 
@@ -62,6 +71,9 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> None:
     """Run ``akvo train`` with parsed arguments."""
     from akvo.eval.train import baseline_log_loss, train
 
+    if args.luck:
+        run_luck(args, out)
+        return
     print(
         f"# akvo train --matches {args.matches} --seed {args.seed} --epochs {args.epochs} "
         f"--rules {rules_text(args.rules) or 'default'}",
@@ -91,3 +103,37 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> None:
     fit.weights.save(args.out)
     print(f"# weights written to {args.out} in {seconds:.0f} s", file=out)
     print(f"# to ship them for these rules, copy them to {weights_path(args.rules)}", file=out)
+
+
+def run_luck(args: argparse.Namespace, out: TextIO = sys.stdout) -> None:
+    """``akvo train --luck``: the luck evaluation, fine-tuned from the shipped weights."""
+    import time
+
+    from akvo.eval.luck import LUCK_WEIGHTS, fit_luck, luck_data
+    from akvo.eval.model import default_evaluation
+
+    started = time.perf_counter()
+    print(
+        f"# akvo train --luck --matches {args.matches} --seed {args.seed} --epochs {args.epochs}",
+        file=out,
+    )
+    data = luck_data(
+        args.matches, args.seed, args.rules, workers=args.workers, scheduler=args.scheduler
+    )
+    meta = {"matches": args.matches, "seed": args.seed, "command": "akvo train --luck"}
+    fit = fit_luck(
+        data,
+        default_evaluation(args.rules).weights,
+        args.seed,
+        epochs=args.epochs,
+        meta=meta,
+        progress=not args.no_progress,
+    )
+    print("epoch\tvariance ratio (training matches)", file=out)
+    for row in fit.curve:
+        print(f"{int(row['epoch'])}\t{row['ratio']:.3f}", file=out)
+    fit.weights.save(args.out)
+    print(
+        f"# luck weights written to {args.out} in {time.perf_counter() - started:.0f} s", file=out
+    )
+    print(f"# the coach's luck reads {LUCK_WEIGHTS} (default rules)", file=out)

@@ -62,6 +62,9 @@ NODES_PER_MATCH: Final = 440
 HIDDEN: Final = 48
 HELD_OUT_SHARE: Final = 0.1
 
+Array = npt.NDArray[np.float64]
+Params = dict[str, Array]
+
 
 class TrainError(AkvoError):
     """A bad training option (counts, seed, rules)."""
@@ -279,9 +282,7 @@ def _log_loss(p: npt.NDArray[np.float64], y: npt.NDArray[np.float64]) -> float:
     return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
 
 
-def _forward(
-    params: dict[str, npt.NDArray[np.float64]], x: npt.NDArray[np.float64]
-) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+def _forward(params: Params, x: Array) -> tuple[Array, Array, Array]:
     """Outputs ``(n, 2)`` and the two hidden layers (viewer's, swapped) for backprop."""
     xs = swap_sides(x)  # type: ignore[arg-type]
     h = np.tanh(x @ params["w1"] + params["b1"])
@@ -329,8 +330,7 @@ def fit(
         "b1": np.zeros(hidden),
         "w2": rng.normal(0.0, 0.1 / np.sqrt(hidden), (hidden, 2)),
     }
-    moments = {k: (np.zeros_like(v), np.zeros_like(v)) for k, v in params.items()}
-    beta1, beta2, eps = 0.9, 0.999, 1e-8
+    moments = adam_moments(params)
     step = 0
     curve: list[dict[str, float]] = []
     best_loss, best = float("inf"), params
@@ -346,16 +346,8 @@ def fit(
             grads["w1"] += decay * params["w1"]
             grads["w2"] += decay * params["w2"]
             step += 1
-            for k in params:
-                m, v = moments[k]
-                m *= beta1
-                m += (1 - beta1) * grads[k]
-                v *= beta2
-                v += (1 - beta2) * grads[k] ** 2
-                m_hat = m / (1 - beta1**step)
-                v_hat = v / (1 - beta2**step)
-                params[k] -= rate * m_hat / (np.sqrt(v_hat) + eps)
-        row = _scores(params, xt, yt, dt, xh, yh, dh)
+            adam_step(params, grads, moments, step, rate)
+        row = _scores(params, (xt, yt, dt), (xh, yh, dh))
         row["epoch"] = float(epoch)
         curve.append(row)
         if row["held_log_loss"] < best_loss:
@@ -381,13 +373,34 @@ def fit(
     return Fit(weights, curve)
 
 
-def _backward(
-    params: dict[str, npt.NDArray[np.float64]],
-    x: npt.NDArray[np.float64],
-    h: npt.NDArray[np.float64],
-    hs: npt.NDArray[np.float64],
-    grad_out: npt.NDArray[np.float64],
-) -> dict[str, npt.NDArray[np.float64]]:
+def adam_moments(params: Params) -> dict[str, tuple[Array, Array]]:
+    """Adam's first and second moments of each parameter, at zero."""
+    return {k: (np.zeros_like(v), np.zeros_like(v)) for k, v in params.items()}
+
+
+def adam_step(
+    params: Params,
+    grads: Params,
+    moments: dict[str, tuple[Array, Array]],
+    step: int,
+    rate: float,
+    betas: tuple[float, float] = (0.9, 0.999),
+    eps: float = 1e-8,
+) -> None:
+    """One Adam update of ``params`` in place (``step`` counts from 1)."""
+    beta1, beta2 = betas
+    for k in params:
+        m, v = moments[k]
+        m *= beta1
+        m += (1 - beta1) * grads[k]
+        v *= beta2
+        v += (1 - beta2) * grads[k] ** 2
+        m_hat = m / (1 - beta1**step)
+        v_hat = v / (1 - beta2**step)
+        params[k] -= rate * m_hat / (np.sqrt(v_hat) + eps)
+
+
+def _backward(params: Params, x: Array, h: Array, hs: Array, grad_out: Array) -> Params:
     w2 = params["w2"]
     grad_w2 = (h - hs).T @ grad_out
     grad_h = grad_out @ w2.T * (1 - h**2)
@@ -399,14 +412,11 @@ def _backward(
 
 
 def _scores(
-    params: dict[str, npt.NDArray[np.float64]],
-    xt: npt.NDArray[np.float64],
-    yt: npt.NDArray[np.float64],
-    dt: npt.NDArray[np.float64],
-    xh: npt.NDArray[np.float64],
-    yh: npt.NDArray[np.float64],
-    dh: npt.NDArray[np.float64],
+    params: Params, train: tuple[Array, Array, Array], held: tuple[Array, Array, Array]
 ) -> dict[str, float]:
+    """Train and held-out log-losses, held-out accuracy and score MAE; each set is
+    (features, win values, scaled score differences)."""
+    (xt, yt, _), (xh, yh, dh) = train, held
     out_h = _forward(params, xh)[0]
     out_t = _forward(params, xt)[0]
     ph = 1.0 / (1.0 + np.exp(-out_h[:, 0]))
