@@ -10,7 +10,8 @@ import pytest
 
 from akvo.bots import make_bot
 from akvo.bots.greedy import GreedyBot
-from akvo.coach import WinChances, review
+from akvo.coach import WinChances
+from akvo.coach.review import review
 from akvo.match import MatchState, decisions, scenario
 from akvo.match.phases import Phase
 from akvo.match.streams import KeyedChance
