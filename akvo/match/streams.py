@@ -50,7 +50,8 @@ _GAMMA: Final = 0x9E3779B97F4A7C15
 _FACES_PER_WORD: Final = 4
 #: Words at or above this are redrawn, so that the word's first four base-6 digits are
 #: exactly uniform and independent.
-_FACE_LIMIT: Final = (1 << 64) // 6**_FACES_PER_WORD * 6**_FACES_PER_WORD
+_FACES_MOD: Final = 6**_FACES_PER_WORD
+_FACE_LIMIT: Final = (1 << 64) // _FACES_MOD * _FACES_MOD
 #: Event kinds, the low bits of an event's identity.
 WEATHER_EVENT, ROLL_EVENT, REROLL_EVENT = 0, 1, 2
 #: Bits of a decision's identity (:func:`decision_key`) and of a word's index in its stream.
@@ -62,10 +63,66 @@ _DECISION_SALT: Final = 0x6A09E667F3BCC909
 
 def mix(word: int) -> int:
     """splitmix64's finaliser: a 64-bit word to a well-mixed 64-bit word."""
-    word = (word + _GAMMA) & _MASK
-    word = ((word ^ (word >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    word = ((word ^ (word >> 27)) * 0x94D049BB133111EB) & _MASK
-    return word ^ (word >> 31)
+    high, low = _mix(word >> 32 & _M32, word & _M32)
+    return high << 32 | low
+
+
+# The words are worked in 32-bit halves, every intermediate below 2⁵⁰: compiled by mypyc, a
+# 64-bit word (above 2⁶²) would be a heap-allocated Python int at each step, and drawing the
+# lab's dice cost about 1.5 M instructions a match (issue 35); the halves stay machine ints.
+_M32: Final = 0xFFFFFFFF
+_M16: Final = 0xFFFF
+_GAMMA_HIGH: Final = _GAMMA >> 32
+_GAMMA_LOW: Final = _GAMMA & _M32
+#: splitmix64's two multipliers, in halves.
+_MUL1_HIGH: Final = 0xBF58476D
+_MUL1_LOW: Final = 0x1CE4E5B9
+_MUL2_HIGH: Final = 0x94D049BB
+_MUL2_LOW: Final = 0x133111EB
+#: :data:`_FACE_LIMIT`'s halves (its high half is all ones).
+_LIMIT_LOW: Final = _FACE_LIMIT & _M32
+#: 2³² mod 6⁴: the low four base-6 digits of a word from its halves.
+_HIGH_DIGITS: Final = (1 << 32) % _FACES_MOD
+
+
+def _product(a: int, b: int) -> tuple[int, int]:
+    """The 64-bit product of two 32-bit ints, as its high and low halves."""
+    a1, a0 = a >> 16, a & _M16
+    b1, b0 = b >> 16, b & _M16
+    middle = a1 * b0 + a0 * b1
+    low = a0 * b0 + ((middle & _M16) << 16)
+    return a1 * b1 + (middle >> 16) + (low >> 32), low & _M32
+
+
+def _times(high: int, low: int, other_high: int, other_low: int) -> tuple[int, int]:
+    """The product of two 64-bit words (in halves) modulo 2⁶⁴, in halves."""
+    carry, result_low = _product(low, other_low)
+    cross = _product(high, other_low)[1] + _product(low, other_high)[1] + carry
+    return cross & _M32, result_low
+
+
+def _mix(high: int, low: int) -> tuple[int, int]:
+    """:func:`mix` of the word ``high · 2³² + low``, in halves."""
+    low += _GAMMA_LOW
+    high = (high + _GAMMA_HIGH + (low >> 32)) & _M32
+    low &= _M32
+    low ^= (low >> 30 | high << 2) & _M32
+    high ^= high >> 30
+    high, low = _times(high, low, _MUL1_HIGH, _MUL1_LOW)
+    low ^= (low >> 27 | high << 5) & _M32
+    high ^= high >> 27
+    high, low = _times(high, low, _MUL2_HIGH, _MUL2_LOW)
+    low ^= (low >> 31 | high << 1) & _M32
+    high ^= high >> 31
+    return high, low
+
+
+def _stream(start_high: int, start_low: int, counter: int) -> tuple[int, int]:
+    """splitmix64's output at ``counter`` of the stream that ``start`` begins: the mix of
+    ``start + counter · γ`` modulo 2⁶⁴, in halves."""
+    high, low = _times(counter >> 32 & _M32, counter & _M32, _GAMMA_HIGH, _GAMMA_LOW)
+    low += start_low
+    return _mix((high + start_high + (low >> 32)) & _M32, low & _M32)
 
 
 def event_key(s: StateCore) -> int:
@@ -117,28 +174,33 @@ class KeyedChance:
     applies it.
     """
 
-    __slots__ = ("_decision_word", "_seed_word", "seed")
+    __slots__ = ("_decision_high", "_decision_low", "_seed_high", "_seed_low", "seed")
 
     def __init__(self, seed: object) -> None:
         self.seed = require_int("seed", seed, MatchError)
-        self._seed_word = mix(mix(self.seed & _MASK) ^ (self.seed >> 64 & _MASK))
-        self._decision_word = mix(self._seed_word ^ _DECISION_SALT)
+        seed_word = mix(mix(self.seed & _MASK) ^ (self.seed >> 64 & _MASK))
+        decision_word = mix(seed_word ^ _DECISION_SALT)
+        self._seed_high, self._seed_low = seed_word >> 32, seed_word & _M32
+        self._decision_high, self._decision_low = decision_word >> 32, decision_word & _M32
 
     def decision_word(self, key: int, index: int = 0) -> int:
         """The ``index``-th 64-bit word for the decision ``key`` (:func:`decision_key`; index
         below 2²⁰), from a stream apart from the chance events' (one mix per word)."""
         counter = key << _DECISION_INDEX_BITS | index
-        return mix((self._decision_word + counter * _GAMMA) & _MASK)
+        high, low = _stream(self._decision_high, self._decision_low, counter)
+        return high << 32 | low
 
     def decision_uniform(self, key: int) -> float:
         """A number in [0, 1) for the decision ``key`` (53 bits, as ``random.random``)."""
-        return (self.decision_word(key) >> 11) / 9007199254740992.0
+        high, low = _stream(self._decision_high, self._decision_low, key << _DECISION_INDEX_BITS)
+        return (high << 21 | low >> 11) / 9007199254740992.0
 
     def word(self, key: int, index: int) -> int:
         """The ``index``-th 64-bit word of the stream of event ``key``: splitmix64's output
         at counter ``key · 2³² + index`` of the stream the seed starts (one mix per word;
         event keys and indices are far below 2³²)."""
-        return mix((self._seed_word + (key << 32 | index) * _GAMMA) & _MASK)
+        high, low = _stream(self._seed_high, self._seed_low, key << 32 | index)
+        return high << 32 | low
 
     def faces(self, key: int, count: int) -> tuple[int, ...]:
         """The first ``count`` die faces of the stream of event ``key``, each 1–6: the
@@ -146,24 +208,26 @@ class KeyedChance:
         faces: list[int] = []
         index = 0
         while len(faces) < count:
-            word, index = self._accepted(key, index)
+            digits, index = self._accepted(key, index)
             for _ in range(min(_FACES_PER_WORD, count - len(faces))):
-                word, digit = divmod(word, 6)
+                digits, digit = divmod(digits, 6)
                 faces.append(digit + 1)
         return tuple(faces)
 
     def _accepted(self, key: int, index: int) -> tuple[int, int]:
         """The first word of the stream of ``key`` from ``index`` on that is below
-        :data:`_FACE_LIMIT`, and the index after it."""
-        word = self.word(key, index)
-        while word >= _FACE_LIMIT:  # probability about 4e-16 per word
+        :data:`_FACE_LIMIT`, reduced to its low four base-6 digits (the word modulo 6⁴: all
+        a roll reads), and the index after it."""
+        high, low = _stream(self._seed_high, self._seed_low, key << 32 | index)
+        while high == _M32 and low >= _LIMIT_LOW:  # probability about 4e-16 per word
             index += 1
-            word = self.word(key, index)
-        return word, index + 1
+            high, low = _stream(self._seed_high, self._seed_low, key << 32 | index)
+        return (high % _FACES_MOD * _HIGH_DIGITS + low) % _FACES_MOD, index + 1
 
     def uniform(self, key: int) -> float:
         """A number in [0, 1) for event ``key`` (53 bits, as ``random.random``)."""
-        return (self.word(key, 0) >> 11) / 9007199254740992.0
+        high, low = _stream(self._seed_high, self._seed_low, key << 32)
+        return (high << 21 | low >> 11) / 9007199254740992.0
 
     def key(self, state: StateCore) -> int:
         """The identity of the chance event at ``state`` (:func:`event_key`; a subclass may

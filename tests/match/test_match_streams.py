@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from akvo.bots import make_bot
 from akvo.config import DEFAULT_RULES, RulesConfig
@@ -31,6 +33,43 @@ def test_mix_is_splitmix64() -> None:
     # splitmix64's first outputs for seed 0 (the reference C code's state += golden ratio).
     assert mix(0) == 0xE220A8397B1DCDAF
     assert mix(0x9E3779B97F4A7C15) == 0x6E789E6AA1B965F4
+
+
+_MASK = (1 << 64) - 1
+_GAMMA = 0x9E3779B97F4A7C15
+
+
+def _splitmix(word: int) -> int:
+    """splitmix64's finaliser on whole 64-bit words (the engine works in 32-bit halves)."""
+    word = (word + _GAMMA) & _MASK
+    word = ((word ^ (word >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    word = ((word ^ (word >> 27)) * 0x94D049BB133111EB) & _MASK
+    return word ^ (word >> 31)
+
+
+@given(st.integers(min_value=-(1 << 70), max_value=1 << 70))
+def test_mix_in_halves_is_the_whole_word_mix(word: int) -> None:
+    assert mix(word) == _splitmix(word & _MASK)
+
+
+@given(
+    st.integers(min_value=-(1 << 66), max_value=1 << 66),
+    st.integers(min_value=0, max_value=(1 << 30) - 1),
+    st.integers(min_value=0, max_value=(1 << 20) - 1),
+)
+def test_each_stream_word_is_splitmix64_at_its_counter(seed: int, key: int, index: int) -> None:
+    start = _splitmix(_splitmix(seed & _MASK) ^ (seed >> 64 & _MASK))
+    chance = KeyedChance(seed)
+    word = _splitmix((start + (key << 32 | index) * _GAMMA) & _MASK)
+    assert chance.word(key, index) == word
+    assert chance.uniform(key) == (_splitmix((start + (key << 32) * _GAMMA) & _MASK) >> 11) / 2**53
+    decisions_start = _splitmix(start ^ 0x6A09E667F3BCC909)
+    decision = _splitmix((decisions_start + (key << 20 | index) * _GAMMA) & _MASK)
+    assert chance.decision_word(key, index) == decision
+    faces = chance.faces(key, 4)
+    if chance.word(key, 0) < (1 << 64) // 1296 * 1296:  # else redrawn (about 4e-16)
+        digits = chance.word(key, 0)
+        assert faces == tuple(digits // 6**i % 6 + 1 for i in range(4))
 
 
 def test_faces_are_dice_and_fair_over_many_events() -> None:
