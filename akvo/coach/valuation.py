@@ -24,7 +24,8 @@ How an option is valued:
   after :data:`ORDER_ROLLOUTS_PER_BUDGET` × ``budget`` rollouts on common dice (rollout *k*
   of every cell sees the same dice, keyed by ``seed`` and the decision); the other side's
   mixed strategy is solved by regret matching and each option's value is its payoff
-  against it. Its interval is Student's over the rollouts, widened by :data:`EVAL_MARGIN`.
+  against it. Its interval is Student's over the rollouts (the variance pooled over the
+  options, which share their dice), widened by :data:`EVAL_MARGIN`.
 
 The other side's hidden orders are never read (the expert's determinisation).
 """
@@ -33,7 +34,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -46,7 +47,7 @@ from akvo.bots.search import neighbours
 from akvo.coach.budget import DEFAULT_BUDGET, MAX_BUDGET
 from akvo.coach.errors import CoachError
 from akvo.coach.reasons import option_reason
-from akvo.coach.values import DecisionValues, OptionValue, decision_values
+from akvo.coach.values import DecisionValues, Options, OptionValue, decision_values
 from akvo.coach.words import action_words
 from akvo.errors import excerpt, require_int
 from akvo.match.core import TERMINAL
@@ -98,7 +99,7 @@ class OptionWorth:
 
 
 @dataclass(frozen=True)
-class Valuation:
+class Valuation(Options[OptionWorth]):
     """Every option of one decision with its win chance (:func:`valuation`).
 
     ``samples``: at the orders, each option's value on each rollout (rollout *k* of all
@@ -113,18 +114,6 @@ class Valuation:
     seed: int
     options: tuple[OptionWorth, ...]
     samples: dict[str, tuple[float, ...]] = field(default_factory=dict, repr=False)
-
-    def __getitem__(self, action: str) -> OptionWorth:
-        for option in self.options:
-            if option.action == action:
-                return option
-        raise CoachError(f"{excerpt(action)} is not an option of this decision")
-
-    def __iter__(self) -> Iterator[OptionWorth]:
-        return iter(self.options)
-
-    def __len__(self) -> int:
-        return len(self.options)
 
     @property
     def best(self) -> OptionWorth:
@@ -148,22 +137,14 @@ class Valuation:
         return d, d - half, d + half
 
     def _paired_half(self, first: str, base: tuple[float, ...]) -> float:
-        """Student's half-width for ``first`` minus the option of samples ``base``: the
-        larger of the pair's own variance and the variance pooled over every option
-        paired with ``base`` (a few rollouts' variance alone is itself too noisy: two
-        seeds then flag different orders), with the pooled degrees of freedom."""
-        n = len(base)
-        if n < 2:
-            return 1.0
-        variances = [
-            statistics.variance([x - y for x, y in zip(values, base, strict=True)])
-            for values in self.samples.values()
+        """Student's half-width for ``first`` minus the option of samples ``base``, its
+        variance pooled over every option paired with ``base`` (:func:`_pooled_half`)."""
+        differences = {
+            action: tuple(x - y for x, y in zip(values, base, strict=True))
+            for action, values in self.samples.items()
             if values is not base
-        ]
-        own = statistics.variance([x - y for x, y in zip(self.samples[first], base, strict=True)])
-        pooled = max(own, sum(variances) / max(len(variances), 1))
-        df = max(len(variances), 1) * (n - 1)
-        return _t975(df) * math.sqrt(pooled / n)
+        }
+        return _pooled_half(differences, first)
 
     def refined(self, state: MatchState) -> Valuation:
         """The same decision valued again with twice the budget (« Analyser plus
@@ -188,15 +169,6 @@ class Valuation:
         }
 
 
-def _student_half(values: Sequence[float]) -> float:
-    n = len(values)
-    if n < 2:
-        return 1.0
-    mean = sum(values) / n
-    var = sum((x - mean) ** 2 for x in values) / (n - 1)
-    return _t975(n - 1) * math.sqrt(var / n)
-
-
 def _t975(df: int) -> float:
     """Student's 97.5 % quantile, cached; scipy is imported on first use only, so that
     importing the engine never loads it (tests/test_packaging.py)."""
@@ -206,6 +178,21 @@ def _t975(df: int) -> float:
 
         t = _T_CACHE[df] = float(stats.t.ppf(0.975, df))
     return t
+
+
+def _pooled_half(series: dict[str, tuple[float, ...]], first: str) -> float:
+    """Student's 95 % half-width of the mean of ``series[first]``: the larger of its own
+    variance and the variance pooled over every series (a few rollouts' variance alone is
+    itself too noisy: two seeds then flag different orders), with the pooled degrees of
+    freedom. The series are one decision's options on common dice: their spreads are
+    alike, so pooling them is what makes 3 rollouts per cell usable."""
+    n = len(series[first])
+    if n < 2:
+        return 1.0
+    variances = [statistics.variance(values) for values in series.values()]
+    own = statistics.variance(series[first])
+    pooled = max(own, sum(variances) / len(variances))
+    return _t975(len(variances) * (n - 1)) * math.sqrt(pooled / n)
 
 
 def _interval(p: float, half: float) -> tuple[float, float]:
@@ -330,7 +317,7 @@ def _orders(
     for own in mine:
         values = samples[own]
         p = sum(values) / per
-        half = math.hypot(EVAL_MARGIN, _student_half(values))
+        half = math.hypot(EVAL_MARGIN, _pooled_half(samples, own))
         options.append(_worth(state, own, p, _interval(p, half), exact))
     return Valuation(
         state.player,

@@ -47,7 +47,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Final, NamedTuple
+from typing import Final, Generic, NamedTuple, Protocol, TypeVar
 
 from akvo.bots.greedy import GreedyBot
 from akvo.bots.values import PUSH_WEIGHT, resolution_sides, shooters
@@ -113,6 +113,34 @@ ASSUMPTIONS: Final = {
 }
 
 
+class _Option(Protocol):
+    @property
+    def action(self) -> str: ...
+
+
+OptionT = TypeVar("OptionT", bound=_Option)
+
+
+class Options(Generic[OptionT]):
+    """A decision's options, found by their action (a mixin of the decisions' dataclasses:
+    :class:`DecisionValues` here, :class:`akvo.coach.valuation.Valuation`)."""
+
+    __slots__ = ()
+    options: tuple[OptionT, ...]
+
+    def __getitem__(self, action: str) -> OptionT:
+        for option in self.options:
+            if option.action == action:
+                return option
+        raise CoachError(f"{excerpt(action)} is not an option of this decision")
+
+    def __iter__(self) -> Iterator[OptionT]:
+        return iter(self.options)
+
+    def __len__(self) -> int:
+        return len(self.options)
+
+
 @dataclass(frozen=True, slots=True)
 class OptionValue:
     """One option (a legal action) of a decision with its exact immediate value.
@@ -147,7 +175,7 @@ class OptionValue:
 
 
 @dataclass(frozen=True, slots=True)
-class DecisionValues:
+class DecisionValues(Options[OptionValue]):
     """Every option of one decision with its exact value (:func:`decision_values`).
 
     ``side`` decides (0 = A, 1 = B); ``phase`` is the phase's label (``"target"``…);
@@ -162,18 +190,6 @@ class DecisionValues:
     higher_is_better: bool
     suggestion: str
     options: tuple[OptionValue, ...]
-
-    def __getitem__(self, action: str) -> OptionValue:
-        for option in self.options:
-            if option.action == action:
-                return option
-        raise CoachError(f"{excerpt(action)} is not an option of this decision")
-
-    def __iter__(self) -> Iterator[OptionValue]:
-        return iter(self.options)
-
-    def __len__(self) -> int:
-        return len(self.options)
 
     @property
     def values(self) -> dict[str, Fraction | None]:
