@@ -111,6 +111,7 @@ def haproxy_config(
             "",
             f"backend tables_{name}",
             "    errorfiles json",
+            "    option http-no-delay",  # event streams: each push at once (haproxy.cfg, api)
             f"    http-response set-header {SERVER_HEADER} %[srv_name]",
             f"    server {name} {host}:{port} track readers/{name}",
         ]
