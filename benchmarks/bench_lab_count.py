@@ -137,6 +137,12 @@ def count(code: str, folder: Path, n: int) -> int:
     return int(refs[-1].split(":")[1].replace(",", ""))
 
 
+def _uptime() -> str:
+    """The machine's load averages, as ``uptime`` prints them (instructions do not depend on
+    the load; the house rules record it beside every figure)."""
+    return "load average: " + ", ".join(f"{load:.2f}" for load in os.getloadavg())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--reference", default=REFERENCE)
@@ -156,16 +162,19 @@ def main() -> None:
         for name, commit in commits.items()
     }
     folders = {name: tree(name, resolved[name], args.work) for name in commits}
+    load_before = _uptime()
     per_match: dict[tuple[str, str], float] = {}
     for measure, (code, n) in MEASURES.items():
         for name, folder in folders.items():
             per_match[measure, name] = (count(code, folder, n) - count(code, folder, 0)) / n
             print(f"{measure}, {name}: {per_match[measure, name]:,.0f}", file=sys.stderr)
     now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    command = " ".join(["benchmarks/bench_lab_count.py", *sys.argv[1:]])
     lines = [
         "# The lab's greedy matches with coverage on, in instructions (reference, before, after)",
         "",
-        f"Recorded {now} by `benchmarks/bench_lab_count.py`: reference {resolved['reference']}, "
+        f"Recorded {now} by `.venv/bin/python {command}` (`uptime` before the counts: "
+        f"{load_before}; after: {_uptime()}): reference {resolved['reference']}, "
         f"before {resolved['before']}, after {resolved['after']}, each compiled with mypyc; "
         "valgrind cachegrind without cache simulation, the counted matches minus the warm-up "
         "alone (load-independent: see `match-instructions.md`). Speed ratio = the reference's "
