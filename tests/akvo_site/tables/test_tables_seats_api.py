@@ -210,7 +210,10 @@ def test_the_servers_tick_offers_a_late_seat_and_the_others_hand_it_over(
             httpx.Client(base_url=server.url) as a1_stream,
             a1_stream.stream("GET", events, params={"token": a1}) as present,
         ):
-            next(present.iter_lines())  # A1 stays: no takeover for everyone away
+            # A1 stays: no takeover for everyone away. The line iterator is kept: dropped,
+            # it would close the stream, and A1 would leave when the server next writes.
+            a1_lines = present.iter_lines()
+            next(a1_lines)
             early = http.post(
                 f"{API}/{table}/hand-over", json={"token": a1, "seat": "B1", "bot": "fort"}
             )
