@@ -38,7 +38,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
-from akvo.bots.expert import ExpertBot, turn_end
+from akvo.bots.expert import ExpertBot, turn_end_matrix
 from akvo.bots.greedy import GreedyBot
 from akvo.bots.judge import Judge, evaluation_for
 from akvo.bots.lookahead import Lookahead
@@ -286,25 +286,17 @@ def _orders(
     judge: Judge,
     exact: DecisionValues,
 ) -> Valuation:
-    side = state.side
     mine, theirs = order_candidates(state, actions)
     rollouts = ORDER_ROLLOUTS_PER_BUDGET * level
     expert = ExpertBot(seed & ((1 << 63) - 1))
     key = decision_key(state)
     seeds = [expert.seeds.decision_word(key, k) for k in range(rollouts)]
-    greedy = GreedyBot(0)
-    leaves = [
-        turn_end(state, side, own, other, s, greedy)
-        for own in mine
-        for other in theirs
-        for s in seeds
-    ]
-    flat = [float(c) for c in judge.win_chances(leaves, side)]  # type: ignore[attr-defined]
-    width, per = len(theirs), rollouts
-    # cell[r][c][k]: row r against column c on rollout k
+    per = rollouts
+    # one matrix per rollout (its dice common to every cell); cell[r][c][k]: row r
+    # against column c on rollout k
+    each = [turn_end_matrix(state, mine, theirs, [s], judge) for s in seeds]
     cell = [
-        [flat[(r * width + c) * per : (r * width + c + 1) * per] for c in range(width)]
-        for r in range(len(mine))
+        [[each[k][r][c] for k in range(per)] for c in range(len(theirs))] for r in range(len(mine))
     ]
     matrix = [[sum(ks) / per for ks in row] for row in cell]
     _, y = regret_matching(matrix)
