@@ -365,7 +365,7 @@ def write(text: str, postgres: bool) -> None:
         sqlite_part = text
     joined = sqlite_part.rstrip("\n") + "\n"
     if postgres_part:
-        joined += POSTGRES_SECTION + "\n" + postgres_part.lstrip("\n")
+        joined += POSTGRES_SECTION + "\n\n" + postgres_part.lstrip("\n")
     RESULTS.write_text(joined, encoding="utf-8")
 
 
