@@ -30,6 +30,7 @@ from html import escape
 
 import ipywidgets as widgets
 
+from akvo.bots import REGISTRY
 from akvo.bots.greedy import spend_min
 from akvo.bots.values import PUSH_WEIGHT
 from akvo.match import MatchState, Phase
@@ -43,7 +44,7 @@ from .game import STYLE
 from .keeper import MatchKeeper
 from .kept_score import REFUSAL as KEPT_REFUSAL
 from .kept_score import KeptScore, KeptScoreError, load_score
-from .ladder_positions import decision_nodes, kept_matches
+from .ladder_positions import KeptMatch, decision_nodes, kept_matches
 from .mistakes import MistakesBox
 from .odds import NO_RUNE, answered_rune_values, attaque_letters, rune_name, unit_values
 
@@ -59,6 +60,11 @@ OPENING = 4
 #: How many chances « Quelle chance ? » offers (the page's text says four).
 ESTIMATE_CHOICES = 4
 YES, NO = "yes", "no"
+#: On a phone the question and its answers come under the compact board (the match page's
+#: :data:`.game.STYLE` puts that board first, at ``order: 1``).
+EXERCISE_STYLE = """<style>
+@media (max-width: 640px) { .akvo-exercises .akvo-exercise-side { order: 2; } }
+</style>"""
 
 
 @dataclass(frozen=True)
@@ -78,6 +84,8 @@ class Exercise:
     correct: str
     explanation: str = ""
     rows: tuple[tuple[str, str], ...] = field(default=())
+    #: The match the position comes from, in French (« fort » (A) contre « normal » (B)).
+    source: str = ""
 
     def why(self) -> str:
         return french(self.explanation)
@@ -158,13 +166,19 @@ PHASES: dict[str, Phase] = {
 
 def _position(
     rng: random.Random, phase: Phase, accept: Callable[[MatchState], bool]
-) -> MatchState | None:
+) -> tuple[MatchState | None, KeptMatch]:
     """A decision of ``phase`` that ``accept`` takes, drawn at random from one kept ladder
-    match drawn at random (or ``None`` when that match has none)."""
+    match drawn at random (``None`` when that match has none), and that match."""
     match = rng.choice(kept_matches())
     nodes = [node.copy() for node in decision_nodes(match) if node.phase == phase]
     rng.shuffle(nodes)
-    return next((node for node in nodes if accept(node)), None)
+    return next((node for node in nodes if accept(node)), None), match
+
+
+def source_text(match: KeptMatch) -> str:
+    """Who played the match, in French: « fort » (A) contre « normal » (B)."""
+    a, b = (REGISTRY[name].label for name in match.bots)
+    return f"« {a} » (A) contre « {b} » (B)"
 
 
 def make_exercise(number: int) -> Exercise:
@@ -178,10 +192,11 @@ def make_exercise(number: int) -> Exercise:
         accept = lambda s: _has_attaque(s) and attaque_gain(s)[3] == want  # noqa: E731
     state = None
     while state is None:
-        state = _position(rng, PHASES[kind], accept)
+        state, match = _position(rng, PHASES[kind], accept)
     exercise = MAKERS[kind](number, state, rng)
     # the turn the position comes from, so that the Ultimes and runes spent read as a match's
-    return replace(exercise, question=french(f"Tour {state.turn}. {exercise.question}"))
+    question = french(f"Tour {state.turn}. {exercise.question}")
+    return replace(exercise, question=question, source=french(source_text(match)))
 
 
 def _shooter(state: MatchState) -> str:
@@ -421,12 +436,15 @@ class Exercises(widgets.VBox):  # type: ignore[misc]
             ]
         )
         side.layout.flex = "1 1 20em"
+        side.add_class("akvo-exercise-side")
         # the board is a direct child of the row, so that it sticks (compact) while the
         # question and the answers under it scroll
         self.main = widgets.HBox([self.board, side])
         self.main.layout.flex_flow = "row wrap"
         self.mistakes = MistakesBox()
-        super().__init__([widgets.HTML(STYLE), self.keeper, self.main, self.mistakes])
+        super().__init__(
+            [widgets.HTML(STYLE + EXERCISE_STYLE), self.keeper, self.main, self.mistakes]
+        )
         self.add_class("akvo-play")
         self.add_class("akvo-widget")
         self.add_class("akvo-exercises")
@@ -480,7 +498,8 @@ class Exercises(widgets.VBox):  # type: ignore[misc]
         self.status.value = status_html(exercise.state)
         number = exercise.number
         self.number_text.value = (
-            f'<p>Exercice n°\u00a0<span data-number="{number}">{number}</span></p>'
+            f'<p>Exercice n°\u00a0<span data-number="{number}">{number}</span>, '
+            f"position d’un match {escape(exercise.source)}</p>"
         )
         self.answered = None
         self._show_score()

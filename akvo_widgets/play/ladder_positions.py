@@ -3,16 +3,17 @@
 The exercises ask about positions a reader could meet: a decision in a match between two of
 the ladder's bots (« débutant », « facile », « normal », « fort », « expert »,
 :data:`akvo.bots.LADDER`), each played with the options the ladder gives it, on seeded dice.
-« expert » costs about 40 s a match and « fort » a few seconds, so the matches are played
-once, by a seeded command, and kept in :data:`MATCHES_FILE` (each match's bots, seeds and
-record)::
+« expert » costs one to two minutes a match on a loaded machine and « fort » a few seconds,
+so the matches are played once, by a seeded command, and kept in :data:`MATCHES_FILE` (each
+match's bots, seeds and record)::
 
     .venv/bin/python -m akvo_widgets.play.ladder_positions --write
 
 The mix (:func:`pairings`): every pairing of the four cheaper levels, themselves included,
-:data:`CHEAP_MATCHES` times with the seats swapped each time, and « expert » against each
-level :data:`EXPERT_MATCHES` times (the seats swapped too). An exercise replays one kept
-match (:func:`decision_nodes`) and takes one of its decisions.
+:data:`CHEAP_MATCHES` times with the seats swapped each time (40 matches), and « expert »
+against each level :data:`EXPERT_MATCHES` time, its seat alternating from level to level (5
+matches). An exercise replays one kept match (:func:`decision_nodes`) and takes one of its
+decisions. A change in a level's play makes the kept matches stale: play them again.
 """
 
 from __future__ import annotations
@@ -37,8 +38,9 @@ COMMAND: Final = ".venv/bin/python -m akvo_widgets.play.ladder_positions --write
 SEED: Final = 36
 #: Matches per pairing of two levels cheaper than « expert » (seats swapped each time).
 CHEAP_MATCHES: Final = 4
-#: Matches of « expert » against each level, itself included (about 40 s each).
-EXPERT_MATCHES: Final = 2
+#: Matches of « expert » against each level, itself included (one to two minutes each on
+#: a loaded machine), its seat alternating from level to level.
+EXPERT_MATCHES: Final = 1
 EXPERT: Final = "expert"
 
 
@@ -71,8 +73,9 @@ def pairings() -> list[tuple[str, str]]:
     games: list[tuple[str, str]] = []
     for one, other in combinations_with_replacement(cheap, 2):
         games += [(one, other) if i % 2 == 0 else (other, one) for i in range(CHEAP_MATCHES)]
-    for level in LADDER:
-        games += [(EXPERT, level) if i % 2 == 0 else (level, EXPERT) for i in range(EXPERT_MATCHES)]
+    for index, level in enumerate(LADDER):
+        for i in range(EXPERT_MATCHES):
+            games.append((EXPERT, level) if (index + i) % 2 == 0 else (level, EXPERT))
     return games
 
 
