@@ -81,8 +81,6 @@ PAGE: Final = "akvo/table"
 CREATE_PAGE: Final = "akvo/en-ligne"
 MINE_PAGE: Final = "akvo/mes-tables"
 STANDINGS_PAGE: Final = "akvo/classement"
-PROFILES: Final = "akvo/api/profiles"
-STANDINGS_API: Final = "akvo/api/standings"
 #: The bots' ladder (``akvo ladder``), whose Elo rates the bots as opponents.
 LADDER: Final = Path(board_drawing.__file__).resolve().parents[1] / "design" / "ladder.json"
 STATIC: Final = "akvo/tables-static"
@@ -287,9 +285,9 @@ def table_handlers(settings: OnlineTables, base_url: str, root: Path) -> list[An
         (f"{prefix}{API}/{_ID}/replay", ReplayHandler, options),
         (f"{prefix}{API}/{_ID}/qr", QrHandler, options),
         (f"{prefix}{API}/{_ID}/profile", JoinHandler, options),
-        (f"{prefix}{PROFILES}", ProfilesHandler, options),
-        (f"{prefix}{PROFILES}/me", OwnProfileHandler, options),
-        (f"{prefix}{STANDINGS_API}", StandingsHandler, options),
+        (f"{prefix}akvo/api/profiles", ProfilesHandler, options),
+        (f"{prefix}akvo/api/profiles/me", OwnProfileHandler, options),
+        (f"{prefix}akvo/api/standings", StandingsHandler, options),
         (f"{prefix}{STANDINGS_PAGE}", PageHandler, {**options, "page": STANDINGS}),
         (f"{prefix}{PAGE}/{_ID}", PageHandler, {**options, "page": SEAT_PAGE}),
         (f"{prefix}{MINE_PAGE}", PageHandler, {**options, "page": MY_TABLES_PAGE}),

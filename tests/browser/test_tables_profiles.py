@@ -16,21 +16,10 @@ import httpx
 from playwright.sync_api import Browser, Page, expect
 
 from akvo.online.client import SeatClient, play_seat
-from tests.browser.chromium import outside_requests
+from tests.browser.test_tables_pages import PHONE, WAIT, _phone
 from tests.tables_play import run_async
 
-WAIT = 30_000
-PHONE = {"width": 390, "height": 844}
 WIDE = {"width": 1280, "height": 900}
-
-
-def _phone(browser: Browser, url: str) -> tuple[Page, list[str], list[str]]:
-    page = browser.new_context(viewport=PHONE).new_page()
-    outside = outside_requests(page, url.split("/akvo/")[0])
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(url)
-    return page, outside, errors
 
 
 def _too_wide(page: Page) -> list[str]:

@@ -120,5 +120,5 @@
     box.append(form);
   }
 
-  window.akvoProfile = { held, create, join, mine, rating, karma, label, panel };
+  window.akvoProfile = { held, create, join, mine, rating, karma, label, panel, el };
 })();

@@ -6,13 +6,7 @@
   const base = document.body.dataset.base || "/";
   const $ = (id) => document.getElementById(id);
   const profile = window.akvoProfile;
-
-  function el(tag, text, cls) {
-    const node = document.createElement(tag);
-    if (text !== undefined && text !== null) node.textContent = text;
-    if (cls) node.className = cls;
-    return node;
-  }
+  const el = profile.el;
 
   async function refresh() {
     try {
