@@ -8,12 +8,7 @@
   const api = base + "akvo/api/tables";
   const $ = (id) => document.getElementById(id);
 
-  function el(tag, text, cls) {
-    const node = document.createElement(tag);
-    if (text !== undefined && text !== null) node.textContent = text;
-    if (cls) node.className = cls;
-    return node;
-  }
+  const el = window.akvoProfile.el;  // profile.js, loaded first on every tables page
 
   function labelled(text, control) {
     const wrap = el("div", null, "tbl-field");

@@ -12,12 +12,7 @@
   const KEY = "akvo-tables";
   let yoursBefore = new Set();
 
-  function el(tag, text, cls) {
-    const node = document.createElement(tag);
-    if (text !== undefined && text !== null) node.textContent = text;
-    if (cls) node.className = cls;
-    return node;
-  }
+  const el = window.akvoProfile.el;  // profile.js, loaded first on every tables page
 
   function held() {
     try {

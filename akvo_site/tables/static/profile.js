@@ -1,6 +1,7 @@
 // A pseudonymous profile kept in this browser (localStorage « akvo-profile »): its id, name
 // and secret key. The server made the key and keeps only its hash; the key travels in
-// request bodies only, never in an address. Shared by the tables' pages: window.akvoProfile.
+// request bodies only, never in an address. Shared by the tables' pages: window.akvoProfile
+// (with el(), the one element helper of their scripts).
 "use strict";
 
 (function () {

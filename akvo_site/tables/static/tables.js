@@ -15,12 +15,7 @@
   let sending = false;
   const title = document.title;
 
-  function el(tag, text, cls) {
-    const node = document.createElement(tag);
-    if (text !== undefined && text !== null) node.textContent = text;
-    if (cls) node.className = cls;
-    return node;
-  }
+  const el = window.akvoProfile.el;  // profile.js, loaded first on every tables page
 
   function say(text) {
     $("tbl-message").textContent = text || "";
