@@ -234,8 +234,9 @@ class Seat:
                 reason = "lost"
             except asyncio.CancelledError:
                 self.connected_since = None
-                if not self.cutting:
-                    raise
+                this = asyncio.current_task()
+                if not self.cutting or (this is not None and this.cancelling()):
+                    raise  # this seat's task itself is cancelled (the end, or Ctrl+C)
                 self.cutting, reason = False, "cut"
                 stats.drops += 1
                 await asyncio.sleep(random.uniform(0.0, 0.5))
