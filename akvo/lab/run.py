@@ -18,7 +18,7 @@ import os
 import socket
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from akvo.bots import BOTS
 from akvo.config import RulesConfig
@@ -134,6 +134,16 @@ LEAN_CONFIG = {
     "distributed.admin.system-monitor.interval": "5s",  # dashboard figures, every 0.5 s
     "distributed.worker.memory.monitor-interval": "1s",  # memory limit check, every 0.1 s
 }
+
+
+class Where(TypedDict, total=False):
+    """Where a lab run plays: the keywords of :func:`dask_client`, which :func:`simulate`,
+    :func:`compare` and :func:`akvo.lab.tournament.tournament` take and pass on."""
+
+    workers: int | None
+    client: Any
+    scheduler: str | None
+    processes: bool
 
 
 @contextlib.contextmanager
@@ -327,14 +337,11 @@ def simulate(
     n: int = 1000,
     seed: int = 0,
     *,
-    workers: int | None = None,
-    client: Any = None,
-    scheduler: str | None = None,
-    processes: bool = True,
     budget: int | None = None,
     chunk: int | None = None,
     progress: bool | None = None,
     on_progress: Progress | None = None,
+    **where: Unpack[Where],
 ) -> Results:
     """Play ``n`` matches of ``team_a`` (side A) against ``team_b`` with two bots.
 
@@ -352,7 +359,7 @@ def simulate(
         raise LabError(f"n must be a positive number of matches, got {n!r}")
     spec = _spec(team_a, team_b, bots, rules, seed, budget)
     show = sys.stderr.isatty() if progress is None else progress
-    with dask_client(workers, client, scheduler, processes) as dask:
+    with dask_client(**where) as dask:
         rows, complete = _run(spec, n, dask, chunk, show, on_progress)
     return Results(tuple(rows), _meta(spec, team_a, team_b, n), complete)
 
@@ -393,13 +400,10 @@ def compare(
     *,
     other_rules: RulesConfig | str | dict[str, str] | None = None,
     other_bots: Sequence[str] | None = None,
-    workers: int | None = None,
-    client: Any = None,
-    scheduler: str | None = None,
-    processes: bool = True,
     budget: int | None = None,
     chunk: int | None = None,
     progress: bool | None = None,
+    **where: Unpack[Where],
 ) -> tuple[Results, Results, Comparison]:
     """Two simulations on the same seeds (common random numbers) — the rules changed to
     ``other_rules`` and/or the bots to ``other_bots`` — and their paired comparison."""
@@ -408,7 +412,7 @@ def compare(
     second_rules = other_rules if other_rules is not None else rules
     second_bots = other_bots if other_bots is not None else bots
     options = dict(n=n, seed=seed, budget=budget, chunk=chunk, progress=progress, workers=0)
-    with dask_client(workers, client, scheduler, processes) as dask:
+    with dask_client(**where) as dask:
         options["client"] = dask
         if dask is not None:
             options.pop("workers")

@@ -25,7 +25,7 @@ import sys
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Unpack
 
 from akvo.lab.coverage import use_label
 from akvo.lab.forbid import FORBIDDABLE
@@ -35,6 +35,7 @@ from akvo.lab.run import (
     LARGEST_CHUNK,
     SMALLEST_CHUNK,
     Progress,
+    Where,
     _chunks,
     _spec,
     _worker_count,
@@ -286,12 +287,9 @@ def tournament(
     rules: Any = None,
     items: Sequence[str] = FORBIDDABLE,
     *,
-    workers: int | None = None,
-    client: Any = None,
-    scheduler: str | None = None,
-    processes: bool = True,
     progress: bool | None = None,
     on_progress: Progress | None = None,
+    **where: Unpack[Where],
 ) -> BalanceReport:
     """The balance report (see the module): ``teams`` preset keys or team lists (default:
     every preset), ``n`` matches per ordered pair, ``effect_matches`` (default ``n // 10``,
@@ -315,7 +313,7 @@ def tournament(
             raise LabError(f"cannot forbid {item!r}; choose among {', '.join(FORBIDDABLE)}")
     jobs = _job_specs(names, bot, rules, seed, chosen)
     show = sys.stderr.isatty() if progress is None else progress
-    with dask_client(workers, client, scheduler, processes) as dask:
+    with dask_client(**where) as dask:
         rows, complete = _play_all(jobs, n, effect_n, dask, show, on_progress)
     report = _report(names, bot, seed, n, effect_n, chosen, rows, complete)
     members = {members[0]: tuple(members) for members in groups.values()}
