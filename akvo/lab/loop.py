@@ -46,10 +46,12 @@ _REACH: Final[tuple[tuple[int, ...], ...]] = tuple(
     for count in range(len(ROLLS))
 )
 
-#: :func:`akvo.lab.stats.roll_stakes` with its weights in whole units: (chest, stage, lead,
-#: turn, shooting side, rolls that parry, rolls, after a critical) → (first stake column,
-#: success's weight, critical's weight).
-Weigh = Callable[[bool, int, int, int, int, int, int, bool], tuple[int, int, int]]
+#: A roll's situation: at the chest, the stage (0 the shooter's roll), A's lead, the turn,
+#: the shooting side, the rolls that parry, of how many, after a critical attack.
+Situation = tuple[bool, int, int, int, int, int, int, bool]
+#: :func:`akvo.lab.stats.roll_stakes` with its weights in whole units: a situation →
+#: (first stake column, success's weight, critical's weight).
+Weigh = Callable[[Situation], tuple[int, int, int]]
 #: A bot: the decision at a state → its action.
 Bot = Callable[[MatchState], object]
 
@@ -99,9 +101,8 @@ class Stakes:
         ) * 2 + shooter
         known = self.known.get(key)
         if known is None:
-            known = self.weigh(
-                chest, stage, lead, turn, shooter, parried, ROLL_COUNTS[count], critical
-            )
+            rolls = ROLL_COUNTS[count]
+            known = self.weigh((chest, stage, lead, turn, shooter, parried, rolls, critical))
             self.known[key] = known
         return known
 

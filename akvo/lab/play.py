@@ -19,7 +19,7 @@ from akvo.bots import make_bot, options_for
 from akvo.config import RulesConfig
 from akvo.lab.coverage import match_uses
 from akvo.lab.loop import LUCK_UNIT as LOOP_LUCK_UNIT
-from akvo.lab.loop import Stakes, play_out
+from akvo.lab.loop import Situation, Stakes, play_out
 from akvo.lab.results import (
     LUCK_COLUMNS,
     LUCK_UNIT,
@@ -110,18 +110,10 @@ def play_indexed(
     )
 
 
-def _weigh(
-    chest: bool,
-    stage: int,
-    lead: int,
-    turn: int,
-    shooter: int,
-    parried: int,
-    rolls: int,
-    critical: bool,
-) -> tuple[int, int, int]:
+def _weigh(situation: Situation) -> tuple[int, int, int]:
     """:func:`akvo.lab.stats.roll_stakes` (the parry's chance ``parried / rolls``) with the
     weights in millionths (:data:`~akvo.lab.loop.Weigh`)."""
+    chest, stage, lead, turn, shooter, parried, rolls, critical = situation
     column, weights = roll_stakes(chest, stage, lead, turn, shooter, parried / rolls, critical)
     success, critical_success = weights
     return column, round(success * STAKE_WEIGHT_UNIT), round(critical_success * STAKE_WEIGHT_UNIT)
