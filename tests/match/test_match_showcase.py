@@ -6,23 +6,14 @@ import pytest
 
 from akvo.config import RulesConfig
 from akvo.errors import IllegalAction
-from akvo.match import play_match, replay, scenario
-from akvo.match.showcase import (
-    BONUS_U_TEAM,
-    PEDALAIR_U_TEAM,
-    highest_score,
-    highest_score_bound,
-    highest_score_line,
-    points_per_turn,
-    souffle_portant_twice,
-)
+from akvo.match import play_match, replay, scenario, showcase
 from akvo.teams import preset_team
 
 NAMES_ONLY = RulesConfig(rune_u="names_only")
 
 
 def test_the_line_scores_90_with_the_rune_u_on_the_pedalair() -> None:
-    summary = highest_score(PEDALAIR_U_TEAM)
+    summary = showcase.highest_score(showcase.PEDALAIR_U_TEAM)
     assert summary.total == summary.bound == 90
     assert summary.per_turn == (6, 12, 12, 12, 12, 12, 12, 12)
     assert summary.opponent == 0
@@ -32,7 +23,7 @@ def test_the_line_scores_90_with_the_rune_u_on_the_pedalair() -> None:
 
 
 def test_the_line_ends_by_score_and_replays() -> None:
-    state = highest_score_line(PEDALAIR_U_TEAM)
+    state = showcase.highest_score_line(showcase.PEDALAIR_U_TEAM)
     assert (state.result, state.reason, state.scores) == ("A", "score", [90, 0])
     assert state.turn == 8  # no tie-break
     assert replay(state.record()).to_json() == state.to_json()
@@ -44,14 +35,14 @@ def test_the_line_ends_by_score_and_replays() -> None:
 
 
 def test_a_bonus_rune_u_also_restores_souffle_portant() -> None:
-    summary = highest_score(BONUS_U_TEAM)
+    summary = showcase.highest_score(showcase.BONUS_U_TEAM)
     assert (summary.total, summary.bound, summary.per_turn[0]) == (90, 90, 6)
 
 
 @pytest.mark.parametrize("team", ["perrockiss", "tortues-carets", "pink-star"])
 def test_88_when_the_rune_u_sits_elsewhere(team: str) -> None:
-    assert not souffle_portant_twice(preset_team(team))
-    summary = highest_score(team)
+    assert not showcase.souffle_portant_twice(preset_team(team))
+    summary = showcase.highest_score(team)
     assert summary.total == summary.bound == 88
     assert summary.per_turn == (4, 12, 12, 12, 12, 12, 12, 12)
     assert (summary.opponent, summary.result) == (0, "A")
@@ -59,21 +50,21 @@ def test_88_when_the_rune_u_sits_elsewhere(team: str) -> None:
 
 def test_88_when_the_rune_u_only_spells_names() -> None:
     # R22 variant: U has no effect, so Souffle portant serves once.
-    summary = highest_score(PEDALAIR_U_TEAM, rules=NAMES_ONLY)
+    summary = showcase.highest_score(showcase.PEDALAIR_U_TEAM, rules=NAMES_ONLY)
     assert (summary.total, summary.bound, summary.per_turn[0]) == (88, 88, 4)
 
 
 def test_bound_values() -> None:
-    assert highest_score_bound(PEDALAIR_U_TEAM) == 90
-    assert highest_score_bound(BONUS_U_TEAM) == 90
-    assert highest_score_bound("perrockiss") == 88
-    assert highest_score_bound(PEDALAIR_U_TEAM, NAMES_ONLY) == 88
+    assert showcase.highest_score_bound(showcase.PEDALAIR_U_TEAM) == 90
+    assert showcase.highest_score_bound(showcase.BONUS_U_TEAM) == 90
+    assert showcase.highest_score_bound("perrockiss") == 88
+    assert showcase.highest_score_bound(showcase.PEDALAIR_U_TEAM, NAMES_ONLY) == 88
 
 
 def test_a_team_short_of_mouvement_runes_cannot_play_the_line() -> None:
     # Fish Tank's Pédalair and Kitesurfeur hold no Mouvement rune, nor does its bonus.
     with pytest.raises(IllegalAction, match="highest-score line wants"):
-        highest_score_line("fish-tank", "perrockiss")
+        showcase.highest_score_line("fish-tank", "perrockiss")
 
 
 @pytest.mark.parametrize(
@@ -88,17 +79,17 @@ def test_points_per_turn_of_random_matches(
     seed: int, expected: tuple[tuple[int, ...], tuple[int, ...]]
 ) -> None:
     state = play_match(seed=seed)
-    assert (points_per_turn(state, "A"), points_per_turn(state, 1)) == expected
+    assert (showcase.points_per_turn(state, "A"), showcase.points_per_turn(state, 1)) == expected
     assert [sum(p) for p in expected] == state.scores
 
 
 def test_points_per_turn_of_a_scenario_in_progress() -> None:
     state = scenario(turn=7, scores=[5, 3], rows={"A": {"surfeur": 5}})
-    assert points_per_turn(state) == (0,)
-    record = highest_score_line(PEDALAIR_U_TEAM).record()
+    assert showcase.points_per_turn(state) == (0,)
+    record = showcase.highest_score_line(showcase.PEDALAIR_U_TEAM).record()
     partial = replay({**record, "actions": record["actions"][:100]})  # mid-turn 2
     assert (partial.turn, partial.scores) == (2, [12, 0])
-    assert points_per_turn(partial) == (6, 6)
+    assert showcase.points_per_turn(partial) == (6, 6)
 
 
 @pytest.mark.parametrize(
@@ -112,7 +103,7 @@ def test_points_per_turn_of_a_scenario_in_progress() -> None:
     ids=str,
 )
 def test_the_line_reaches_the_bound_under_every_variant(rules: RulesConfig) -> None:
-    for team in (PEDALAIR_U_TEAM, preset_team("perrockiss")):
-        summary = highest_score(team, rules=rules)
-        assert summary.total == summary.bound == highest_score_bound(team, rules)
+    for team in (showcase.PEDALAIR_U_TEAM, preset_team("perrockiss")):
+        summary = showcase.highest_score(team, rules=rules)
+        assert summary.total == summary.bound == showcase.highest_score_bound(team, rules)
         assert summary.opponent == 0
