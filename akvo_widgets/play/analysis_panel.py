@@ -163,7 +163,7 @@ class AnalysisPanel(widgets.VBox):  # type: ignore[misc]
                 bq.Axis(scale=x, label="coup"),
                 bq.Axis(scale=y, orientation="vertical", label="chance de A", tick_format=".0%"),
             ],
-            title="Chance de gagner de A après chaque décision (▼ coup signalé)",
+            title="Chance de gagner de A (▼ signalé)",  # whole at 390 px
             layout=widgets.Layout(width="100%", max_width="44em", height="16em"),
             fig_margin={"top": 40, "bottom": 40, "left": 50, "right": 10},
         )

@@ -59,6 +59,10 @@ EXAMPLE_SEED = 2026
 REPLAY_STYLE = """<style>
 /* the review's empty lines (before « Analyser le match ») take no room */
 .akvo-replay-analysis > .widget-html:has(> .widget-html-content:empty) { display: none; }
+/* each line of the annotated list starts with its own move number: no second one */
+.akvo-replay-moves { list-style: none; padding-left: 0.2em; }
+.akvo-replay-analysis .widget-html-content { line-height: 1.45; }
+.akvo-replay-moves li { margin: 0.15em 0; }
 @media (max-width: 640px) {
   .akvo-play.akvo-replay .akvo-play-main { display: flex !important;
     flex-flow: column nowrap !important; }
@@ -154,9 +158,7 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]
         self.upload.on_file(self.load_bytes)
         self.message = c.html("akvo-replay-message")
         # ``?table=ID``: a finished online table's record, fetched by the browser.
-        self.from_table = TableRecord(
-            self.load, lambda html: setattr(self.message, "value", html)
-        )
+        self.from_table = TableRecord(self.load, lambda html: setattr(self.message, "value", html))
         self.first = c.button("◀◀ Début", "akvo-replay-first", lambda: self.go(0))
         self.back = c.button("◀ Précédent", "akvo-replay-back", lambda: self.go(self.step - 1))
         self.forward = c.button("Suivant ▶", "akvo-replay-forward", lambda: self.go(self.step + 1))
