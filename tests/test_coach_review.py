@@ -19,17 +19,8 @@ from akvo.bots.greedy import GreedyBot
 from akvo.bots.judge import evaluation_for
 from akvo.bots.lookahead import chance_branches
 from akvo.cli import main
+from akvo.coach import exercises as practice
 from akvo.coach.errors import CoachError
-from akvo.coach.exercises import (
-    INTERVALS,
-    Card,
-    answer,
-    due,
-    export_json,
-    import_json,
-    mistake_exercises,
-    new_cards,
-)
 from akvo.coach.luck import match_luck
 from akvo.coach.rating import BANDS, VERDICTS, band, stable_verdict
 from akvo.coach.review import ORDERS_WIDEN, Review, chunks, refine, review
@@ -458,7 +449,7 @@ def mistakes_review() -> Review:
 
 
 def _exercises() -> tuple[Any, ...]:
-    return mistake_exercises(mistakes_review(), "B")
+    return practice.mistake_exercises(mistakes_review(), "B")
 
 
 def test_mistakes_become_exercises_whose_right_answers_beat_the_mistake() -> None:
@@ -477,38 +468,40 @@ def test_mistakes_become_exercises_whose_right_answers_beat_the_mistake() -> Non
         _check_no_code(exercise.refutation)
         assert exercise.refutation == row.explanation()
     with pytest.raises(CoachError, match="side"):
-        mistake_exercises(mistakes_review(), "C")
+        practice.mistake_exercises(mistakes_review(), "C")
 
 
 def test_the_schedule_brings_an_exercise_back_after_1_3_7_days_until_right_twice() -> None:
     today = dt.date(2026, 12, 7)
-    cards = (Card("a", today), Card("b", today))
-    assert due(cards, today) == ("a", "b")
-    cards = answer(cards, "a", True, today)
-    assert cards[0].due == today + dt.timedelta(days=INTERVALS[0]) and not cards[0].retired
-    assert due(cards, today) == ("b",)
-    cards = answer(cards, "b", False, today)
+    cards = (practice.Card("a", today), practice.Card("b", today))
+    assert practice.due(cards, today) == ("a", "b")
+    cards = practice.answer(cards, "a", True, today)
+    assert cards[0].due == today + dt.timedelta(days=practice.INTERVALS[0]) and not cards[0].retired
+    assert practice.due(cards, today) == ("b",)
+    cards = practice.answer(cards, "b", False, today)
     assert cards[1].due == today + dt.timedelta(days=1) and cards[1].step == 0
     later = today + dt.timedelta(days=1)
-    cards = answer(cards, "a", True, later)
-    assert cards[0].retired and due(cards, later + dt.timedelta(days=30)) == ("b",)
-    cards = answer(cards, "b", True, later)
+    cards = practice.answer(cards, "a", True, later)
+    assert cards[0].retired and practice.due(cards, later + dt.timedelta(days=30)) == ("b",)
+    cards = practice.answer(cards, "b", True, later)
     assert cards[1].due == later + dt.timedelta(days=1)
-    cards = answer(cards, "b", True, later + dt.timedelta(days=1))
-    assert cards[1].due == later + dt.timedelta(days=1 + INTERVALS[1]) and cards[1].retired
+    cards = practice.answer(cards, "b", True, later + dt.timedelta(days=1))
+    assert cards[1].due == later + dt.timedelta(days=1 + practice.INTERVALS[1]) and cards[1].retired
     with pytest.raises(CoachError, match="no exercise"):
-        answer(cards, "zz", True, today)
+        practice.answer(cards, "zz", True, today)
 
 
 def test_exercises_go_to_a_file_and_back() -> None:
     exercises = _exercises()
-    cards = new_cards(exercises, dt.date(2026, 12, 7))
-    text = export_json(exercises, cards)
-    assert import_json(text) == (exercises, cards)
+    cards = practice.new_cards(exercises, dt.date(2026, 12, 7))
+    text = practice.export_json(exercises, cards)
+    assert practice.import_json(text) == (exercises, cards)
 
 
 def _hostile(exercises: tuple[Any, ...]) -> list[tuple[str, type[Exception], str]]:
-    good = json.loads(export_json(exercises, new_cards(exercises, dt.date(2026, 12, 7))))
+    good = json.loads(
+        practice.export_json(exercises, practice.new_cards(exercises, dt.date(2026, 12, 7)))
+    )
     cases: list[tuple[str, type[Exception], str]] = [
         ("[]", CoachError, "not an exercises file"),
         ("{", CoachError, "not an exercises file"),
@@ -549,6 +542,6 @@ def test_a_hostile_exercises_file_is_refused_with_the_engines_error() -> None:
     assert exercises, "the short match has mistakes to practise"
     for text, error, message in _hostile(exercises):
         with pytest.raises(error, match=message or None):
-            import_json(text)
+            practice.import_json(text)
     with pytest.raises(CoachError, match="text"):
-        import_json(b"{}")
+        practice.import_json(b"{}")
