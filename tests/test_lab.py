@@ -29,22 +29,24 @@ from akvo.lab.play import MatchSpec, match_seed, play_indexed, play_one
 from akvo.lab.run import LARGEST_CHUNK, LEAN_CONFIG, SMALLEST_CHUNK, _chunks
 from akvo.match.state import replay
 from akvo.teams import preset_team
+from tests.lab_runs import FAST
 
-FAST = {"workers": 0, "progress": False}
+
+def _eight_matches(seed: int = 5, chunk: int | None = None) -> Results:
+    """Random against greedy, eight matches played here: the small run the tests compare."""
+    return simulate(
+        "perrockiss", "fish-tank", ("random", "greedy"), None, 8, seed=seed, chunk=chunk, **FAST
+    )
 
 
 @pytest.fixture(scope="module")
 def small() -> Results:
-    return simulate("perrockiss", "fish-tank", ("random", "greedy"), None, 8, seed=5, **FAST)
+    return _eight_matches()
 
 
 def test_same_seed_same_results_whatever_the_chunks(small: Results) -> None:
-    again = simulate(
-        "perrockiss", "fish-tank", ("random", "greedy"), None, 8, seed=5, chunk=3, **FAST
-    )
-    assert again.rows == small.rows
-    other = simulate("perrockiss", "fish-tank", ("random", "greedy"), None, 8, seed=6, **FAST)
-    assert other.rows != small.rows
+    assert _eight_matches(chunk=3).rows == small.rows
+    assert _eight_matches(seed=6).rows != small.rows
     assert [r.index for r in small] == list(range(8))
     assert small.complete
 

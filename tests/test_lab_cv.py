@@ -34,8 +34,7 @@ from akvo.match.phases import WEATHER
 from akvo.match.state import MatchState, new_match
 from akvo.match.streams import KeyedChance
 from akvo.teams import preset_team
-
-FAST = {"workers": 0, "progress": False}
+from tests.lab_runs import FAST
 
 
 @pytest.fixture(scope="module")
