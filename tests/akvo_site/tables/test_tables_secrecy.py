@@ -105,23 +105,19 @@ def test_b_sees_nothing_of_as_orders_until_the_reveal(
     steps = ["A"] * len(plans[0]) + ["B"] * len(b_moves) + ["probe"] * 3
     schedule.shuffle(steps)
     b_seats = [s.index for s in one.side_seats(1)]
-    a_next = b_next = 0
+    # Each step's move on each table: A's differ between the tables, B's are the same.
+    moves = {"A": iter(zip(*plans, strict=True)), "B": ((m, m) for m in b_moves)}
     for step in steps:
         both_complete = one.orders_complete(0) and one.orders_complete(1)
         if one.state.phase != ORDERS or both_complete:
             break
         assert _b_sees(one) == _b_sees(other)
-        if step == "A":
-            for table, plan in zip((one, other), plans, strict=True):
-                table.propose(*plan[a_next])
-            a_next += 1
-        elif step == "B":
-            for table in (one, other):
-                table.propose(*b_moves[b_next])
-            b_next += 1
-        else:
+        if step == "probe":
             seat, probe = schedule.choice(b_seats), schedule.choice(_PROBES)
             assert _probe(one, seat, probe) == _probe(other, seat, probe)
+            continue
+        for table, move in zip((one, other), next(moves[step]), strict=True):
+            table.propose(*move)
     assert one.state.phase != ORDERS  # the reveal happened
     assert _b_sees(one) != _b_sees(other)  # and now A's orders show
 
