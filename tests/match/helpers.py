@@ -4,7 +4,7 @@ positions."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from akvo.match import MatchState, new_match
@@ -35,6 +35,19 @@ def play_random(
         else:
             state.apply_action(rng.choice(state.legal_actions()))
     return state
+
+
+def play_step(
+    state: MatchState,
+    bots: Sequence[Callable[[MatchState], str]],
+    chance: Callable[[MatchState], object],
+) -> None:
+    """One node of a match between bots: ``chance(state)`` at a chance node (the dice as the
+    test draws them), else the bot of the player to move decides."""
+    if state.is_chance_node():
+        chance(state)
+    else:
+        state.apply_action(bots[state.current_player](state))
 
 
 def bare(

@@ -22,6 +22,7 @@ from akvo.match.board import CHARS
 from akvo.match.engine import DECISIONS
 from akvo.match.preview import target_values, unit_preview
 from akvo.match.streams import KeyedChance
+from tests.match.helpers import play_step
 
 RULES = (
     RulesConfig(),
@@ -81,10 +82,7 @@ def _nodes(seed: int, rules: RulesConfig, bot: str) -> Iterator[MatchState]:
     state = new_match("perrockiss", "fish-tank", rules)
     while not state.is_terminal():
         yield state
-        if state.is_chance_node():
-            state.apply_random_chance(rng)
-        else:
-            state.apply_action(pair[state.current_player](state))
+        play_step(state, pair, lambda node: node.apply_random_chance(rng))
     yield state
 
 

@@ -18,6 +18,7 @@ from akvo.match.board import LANCEUR, PLONGEUR
 from akvo.match.core import StateCore
 from akvo.match.phases import Phase
 from akvo.match.streams import KeyedChance, event_key, mix
+from tests.match.helpers import play_step
 
 
 def play(seed: int, rules: RulesConfig = DEFAULT_RULES) -> MatchState:
@@ -136,10 +137,7 @@ def _first_roll_of(state: MatchState, shooter: int, chance: KeyedChance) -> Matc
         shot = state.shot
         if state.phase == Phase.ROLL and shot and shot.shooter == shooter and shot.stage == 0:
             return state
-        if state.is_chance_node():
-            chance.apply(state)
-        else:
-            state.apply_action(bots[state.current_player](state))
+        play_step(state, bots, chance.apply)
     return None
 
 
