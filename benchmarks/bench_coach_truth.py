@@ -62,7 +62,7 @@ def main() -> int:
     warnings.simplefilter("ignore")
     from akvo import compiled
     from akvo.coach.budget import DEFAULT_BUDGET
-    from akvo.coach.rating import VERDICTS
+    from akvo.coach.rating import UNSURE, VERDICTS
     from akvo.coach.review import review_decision
 
     gaffe = dict(VERDICTS)["gaffe"]
@@ -80,6 +80,7 @@ def main() -> int:
     agree = sum(a.verdict == b.verdict for a, b, _ in rows)
     either = [(a, b) for a, b, _ in rows if a.verdict is not None or b.verdict is not None]
     agree_flagged = sum(a.verdict == b.verdict for a, b in either)
+    unsure = sum(a.verdict != b.verdict and UNSURE in (a.verdict, b.verdict) for a, b, _ in rows)
     gaffes = [(a, b) for a, b, _ in rows if a.verdict == "gaffe"]
     crossing = sum(a.loss_interval[1] < gaffe for a, _ in gaffes)
     truth_below = sum(b.loss_interval[0] < gaffe for _, b in gaffes)
@@ -99,6 +100,7 @@ def main() -> int:
         f"({100 * agree / max(len(rows), 1):.1f} %) | ≥ 95 % |",
         f"| same verdict, positions either flags | {agree_flagged} of {len(either)} "
         f"({100 * agree_flagged / max(len(either), 1):.1f} %) | |",
+        f"| disagreements where one side is « incertain » | {unsure} of {len(rows) - agree} | |",
         f"| « gaffe » flagged at the default budget | {len(gaffes)} | |",
         f"| of which the interval crosses the threshold | {crossing} | 0 |",
         f"| of which the truth's loss is below the threshold | {truth_below} | |",
