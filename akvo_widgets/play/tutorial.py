@@ -13,9 +13,12 @@ number come from the engine.
 
 from __future__ import annotations
 
+import tomllib
 from dataclasses import dataclass
 from fractions import Fraction
 from html import escape
+from pathlib import Path
+from typing import Final
 
 import ipywidgets as widgets
 
@@ -58,120 +61,19 @@ def lesson_position() -> MatchState:
     return scenario(turn=1, rows={"A": {"surfeur": 5, "plongeur": 5}, "B": {"kitesurfeur": 4}})
 
 
-LESSON: tuple[Step, ...] = (
-    Step("dice", "weather A", "Le jeton météo favorise A : vous activerez la première unité."),
-    Step(
-        "you",
-        "orders AATT AA",
-        "Programmez vos ordres en secret : le Pédalair et le Kitesurfeur avancent, le Surfeur "
-        "et le Plongeur tirent, et le navire avance deux fois (AA). Réglez les boutons, puis "
-        "validez.",
-    ),
-    Step("them", "orders ATAA AA", "B programme à son tour ; les ordres sont révélés (R9)."),
-    Step(
-        "you",
-        "activate surfeur",
-        "Activez votre Surfeur : il est juste en face du Surfeur de B.",
-    ),
-    Step(
-        "you",
-        "shoot surfeur",
-        "Choisissez la cible. Chaque bouton donne la chance exacte, pour vous (A), de "
-        "repousser : visez le Surfeur de B, tout proche, la meilleure cible.",
-    ),
-    Step(
-        "you",
-        "rune T",
-        "Jouez la rune T (Confusion) : le Surfeur de B lancera un dé de moins pour se "
-        "défendre (R14, R20). Chaque bouton suppose la meilleure réponse de B.",
-    ),
-    Step(
-        "them",
-        "no rune",
-        "B déclare après vous, en connaissant votre rune (R18) : il garde les siennes.",
-    ),
-    Step(
-        "dice",
-        "roll 5546",
-        f"Votre jet dépasse le seuil d’au moins {CRITICAL_MARGIN} : c’est un critique (R12).",
-    ),
-    Step(
-        "dice",
-        "roll 213",
-        "Le Surfeur de B rate sa défense : il recule, plus loin grâce au critique, et gagne "
-        "de la Résilience, qui l’aidera à se défendre ensuite (R11, R16).",
-    ),
-    Step(
-        "you",
-        "rouleau",
-        "Votre Surfeur a repoussé le Surfeur adverse : déclarez son Ultime, Rouleau, pour "
-        "avancer d’une case (R24).",
-    ),
-    Step("them", "activate kitesurfeur", "B active son Kitesurfeur…"),
-    Step("them", "shoot chest", "… qui tire sur le coffre de votre couloir 2…"),
-    Step("them", "no rune", "… sans jouer de rune."),
-    Step(
-        "you",
-        "rune F",
-        "Votre Kitesurfeur, dans le même couloir, intercepte ce tir (R17). Répondez par la "
-        "rune F (Confusion) : le tireur lancera un dé de moins (R14, R20).",
-    ),
-    Step("dice", "roll 666", "Le tireur de B réussit tout juste, avec un dé de moins…"),
-    Step(
-        "dice",
-        "roll 4435",
-        "… mais votre interception réussit, et même en critique : le tireur recule (R17).",
-    ),
-    Step("you", "activate plongeur", "À vous : activez votre Plongeur."),
-    Step(
-        "you",
-        "no trident",
-        "Le Plongeur pourrait déclarer Trident (jusqu’à trois tirs) : pour la démonstration, "
-        "gardez-le, la leçon vous montre un seul tir.",
-        demo="la leçon garde Trident pour montrer un seul tir",
-    ),
-    Step(
-        "you",
-        "shoot chest",
-        "Pour la démonstration, tirez sur le coffre de votre couloir : le bouton donne les "
-        "points moyens du tir pour A.",
-        demo="la leçon vous montre un tir sur un coffre, qui marque des points",
-    ),
-    Step(
-        "you",
-        "no rune",
-        "Pas de rune cette fois : une rune ne sert qu’une fois par match, et le gain ici est "
-        "petit. Passez.",
-    ),
-    Step("them", "no rune", "Le Plongeur de B ne joue pas de rune non plus."),
-    Step("dice", "roll 6655", "Votre jet d’attaque est un critique…"),
-    Step(
-        "dice",
-        "roll 3221",
-        "… et l’interception du Plongeur de B échoue : vous marquez des points (R17) !",
-    ),
-    Step("them", "activate pedalair", "B active son Pédalair, qui avance d’une case."),
-    Step(
-        "you",
-        "activate pedalair",
-        "Restent les unités qui avancent (ordre A) : activez votre Pédalair, il avance d’une "
-        "case. Aucune ne tire : l’ordre d’activation ne change rien ici.",
-    ),
-    Step("them", "activate navire", "Le navire de B avance de deux cases (AA)."),
-    Step("you", "activate kitesurfeur", "Activez votre Kitesurfeur : il avance lui aussi."),
-    Step("them", "activate surfeur", "Le Surfeur de B avance."),
-    Step(
-        "you",
-        "activate navire",
-        "Activez enfin votre navire : il est bloqué, il reste où il est (le journal le dit).",
-    ),
-    Step(
-        "them",
-        "activate plongeur",
-        "Le Plongeur de B, bloqué lui aussi, reste en place : le tour est fini, le phare "
-        "annonce le vent du tour 2.",
-    ),
-)
+#: The lesson's script, kept as content in ``tutorial_lesson.toml`` (one ``[[step]]`` a move).
+LESSON_FILE: Final = Path(__file__).resolve().parent / "tutorial_lesson.toml"
+
+
+def _lesson() -> tuple[Step, ...]:
+    steps = tomllib.loads(LESSON_FILE.read_text("utf-8"))["step"]
+    return tuple(
+        Step(**{**row, "text": row["text"].format(critical_margin=CRITICAL_MARGIN)})
+        for row in steps
+    )
+
+
+LESSON: Final[tuple[Step, ...]] = _lesson()
 END_TEXT = (
     "Bravo, vous avez joué votre premier tour entier : des ordres secrets, une poussée "
     "critique avec de la Résilience gagnée, une interception, des points marqués, puis "
