@@ -6,8 +6,9 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from akvo.config import RulesConfig
+from akvo.config import DEFAULT_RULES, RulesConfig
 from akvo.errors import AkvoError
+from akvo.switches import rules_help
 
 
 def rules_argument(text: str) -> RulesConfig:
@@ -16,6 +17,18 @@ def rules_argument(text: str) -> RulesConfig:
         return RulesConfig.from_text(text)
     except AkvoError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def add_rules_argument(parser: argparse.ArgumentParser, help: str | None = None) -> None:
+    """``--rules VARIANTS`` (default: the default rules), read by :func:`rules_argument`; its
+    help lists every switch of the registry unless the command says what the rules are for."""
+    parser.add_argument(
+        "--rules",
+        type=rules_argument,
+        default=DEFAULT_RULES,
+        metavar="VARIANTS",
+        help=help or rules_help(),
+    )
 
 
 def count_argument(minimum: int) -> Callable[[str], int]:

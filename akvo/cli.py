@@ -20,9 +20,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
-from akvo.arguments import rules_argument
+from akvo.arguments import add_rules_argument
 from akvo.coach import cli as coach_cli
-from akvo.config import CHOICES, DEFAULT_RULES, RulesConfig
+from akvo.config import CHOICES, RulesConfig
 from akvo.errors import AkvoError, choose_among, did_you_mean, excerpt
 from akvo.eval import cli as eval_cli
 from akvo.extras import MissingExtra
@@ -40,7 +40,6 @@ from akvo.shots import (
     shot_on_chest,
     shot_on_mage,
 )
-from akvo.switches import rules_help
 
 USAGE_ERROR = 2
 OUTPUT_ERROR = 1
@@ -188,13 +187,7 @@ def _add_situation(parser: argparse.ArgumentParser, *, chest: bool) -> None:
         default=None,
         help="prodige variant (R13): four equal dice, or all dice equal",
     )
-    parser.add_argument(
-        "--rules",
-        type=rules_argument,
-        default=DEFAULT_RULES,
-        metavar="VARIANTS",
-        help=rules_help(),
-    )
+    add_rules_argument(parser)
 
 
 def _add_runes(parser: argparse.ArgumentParser) -> None:

@@ -21,14 +21,17 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from akvo.arguments import add_cluster_arguments, count_argument, rules_argument
+from akvo.arguments import (
+    add_cluster_arguments,
+    add_rules_argument,
+    count_argument,
+    rules_argument,
+)
 from akvo.bots import BOTS, REGISTRY
-from akvo.config import RulesConfig
 from akvo.lab.options import rules_text
 from akvo.lab.results import LabError
 from akvo.lab.stats import METHODS
 from akvo.outputs import write_or_keep
-from akvo.switches import rules_help
 
 
 def _out_type(text: str) -> Path:
@@ -57,13 +60,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "-n", "--matches", type=count_argument(1), default=1000, help="matches to play"
     )
     parser.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
-    parser.add_argument(
-        "--rules",
-        type=rules_argument,
-        default=RulesConfig(),
-        metavar="VARIANTS",
-        help=rules_help(),
-    )
+    add_rules_argument(parser)
     parser.add_argument(
         "--compare-rules",
         type=rules_argument,
@@ -163,9 +160,7 @@ def add_tournament_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--bot", choices=tuple(BOTS), default="greedy", help="the bot of both sides"
     )
     parser.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
-    parser.add_argument(
-        "--rules", type=rules_argument, default=RulesConfig(), metavar="VARIANTS", help=rules_help()
-    )
+    add_rules_argument(parser)
     parser.add_argument(
         "--items",
         default=",".join(FORBIDDABLE),
