@@ -33,7 +33,7 @@ import random
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from recorded import stamp, write
 
@@ -354,17 +354,21 @@ def identity(n: int, base: list[float], controls: list[dict[str, Any]]) -> dict[
     return {"changed": sum(a != b for a, b in zip(base, again, strict=True)), "stakes": adjusted}
 
 
+#: Each sample's size (an option each: ``--changed-matches``…); ``--quick`` plays 60 of each.
+SAMPLES: Final = {"matches": 2000, "changed_matches": 300, "why_matches": 1000, "key_matches": 1200}
+QUICK: Final = 60
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--matches", type=int, default=2000)
-    parser.add_argument("--changed-matches", type=int, default=300)
-    parser.add_argument("--why-matches", type=int, default=1000)
-    parser.add_argument("--key-matches", type=int, default=1200)
-    parser.add_argument("--quick", action="store_true", help="60 matches, not recorded")
+    for name, size in SAMPLES.items():
+        parser.add_argument("--" + name.replace("_", "-"), type=int, default=size)
+    parser.add_argument("--quick", action="store_true", help=f"{QUICK} matches, not recorded")
     parser.add_argument("--record", action="store_true", help="record a --quick run too")
     args = parser.parse_args()
     if args.quick:
-        args.matches, args.changed_matches, args.why_matches, args.key_matches = 60, 60, 60, 60
+        for name in SAMPLES:
+            setattr(args, name, QUICK)
     args.why_matches = min(args.why_matches, args.matches)
     begin = time.perf_counter()
     bases = {seed: lab_points(DEFAULT_RULES, seed, args.matches) for seed in SEEDS}
