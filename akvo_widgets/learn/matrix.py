@@ -71,24 +71,17 @@ class WindMatrix(Calculator):
         self.grid = None
         self._heatmap, self._colours, self.figure = _heatmap_figure()
         super().__init__()
-        self.children = [
-            c.panel(
-                [
-                    self.kind,
-                    self.interception,
-                    self.attack_rune,
-                    self.defence_rune,
-                    self.resilience,
-                    self.caption,
-                    self.board_note,
-                    w.HBox([self.table, self.figure]),
-                ],
-                "akvo-matrix",
-            )
-        ]
-        self.watch(
-            (self.kind, self.interception, self.attack_rune, self.defence_rune, self.resilience)
+        # The controls the matrix is computed from: shown first, and watched.
+        inputs = (
+            self.kind,
+            self.interception,
+            self.attack_rune,
+            self.defence_rune,
+            self.resilience,
         )
+        below = [self.caption, self.board_note, w.HBox([self.table, self.figure])]
+        self.children = [c.panel([*inputs, *below], "akvo-matrix")]
+        self.watch(inputs)
 
     def sides(self) -> tuple[Side, Side]:
         attack_rune, attack_policy = self.attack_rune.value
