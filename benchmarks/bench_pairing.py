@@ -41,8 +41,9 @@ import akvo.lab.play as lab_play
 from akvo.bots import make_bot
 from akvo.config import CHOICES, DEFAULT_RULES, RulesConfig
 from akvo.lab import Interval, difference_interval, luck_adjusted, mean_interval
+from akvo.lab.loop import roll_luck
 from akvo.lab.play import MatchSpec, match_seed, play_one
-from akvo.lab.results import LUCK_UNIT, STAKE_UNIT
+from akvo.lab.results import LUCK_COLUMNS, LUCK_UNIT, STAKE_COLUMNS, STAKE_UNIT
 from akvo.match import MatchState, decisions, new_match
 from akvo.match.actions import NO_RUNE
 from akvo.match.core import StateCore
@@ -89,31 +90,36 @@ def lab_points(rules: RulesConfig, seed: int, n: int) -> tuple[list[float], list
     spec = MatchSpec(
         preset_team(TEAMS[0]), preset_team(TEAMS[1]), ("greedy", "greedy"), rules, seed
     )
-    roll_luck = lab_play._roll_luck
-    tiers: list[int] = []
-
-    def split(state: MatchState, chance: KeyedChance, luck: list[int], stakes: list[int]) -> None:
-        before, at = list(luck), 8 * (tier_for_turn(state.turn) - 1)
-        roll_luck(state, chance, luck, stakes)
-        for j, (old, new) in enumerate(zip(before, luck, strict=True)):
-            tiers[at + j] += new - old
-
+    tiers = [0] * 32
     out, controls = [], []
-    lab_play._roll_luck = split
-    try:
-        for index in range(n):
-            tiers[:] = [0] * 32
+    for index in range(n):
+        # The lab's loop (akvo.lab.loop.play_out, compiled), with each roll's luck also
+        # recorded by turn tier around the lab's own roll_luck.
+        chance = KeyedChance(match_seed(seed, index))
+        bots = (lab_play._bot(spec, "A", index), lab_play._bot(spec, "B", index))
+        state = new_match(spec.team_a, spec.team_b, spec.rules, log=False)
+        luck, stakes, tiers[:] = [0] * len(LUCK_COLUMNS), [0] * len(STAKE_COLUMNS), [0] * 32
+        while not state.is_terminal():
+            if not state.is_chance_node():
+                state.apply_action(bots[state.player](state))
+            elif state.phase == WEATHER:
+                chance.apply(state)
+            else:
+                before, at = list(luck), 8 * (tier_for_turn(state.turn) - 1)
+                roll_luck(state, chance, luck, stakes, lab_play.STAKES)
+                for j, (old, new) in enumerate(zip(before, luck, strict=True)):
+                    tiers[at + j] += new - old
+        if index == 0:  # the same match as the lab's
             row = play_one(spec, index)
-            out.append(POINTS[row.winner])
-            controls.append(
-                {
-                    "luck": [v / LUCK_UNIT for v in row.luck],
-                    "tiers": [v / LUCK_UNIT for v in tiers],
-                    "stakes": [v / STAKE_UNIT for v in row.stakes],
-                }
-            )
-    finally:
-        lab_play._roll_luck = roll_luck
+            assert (row.luck, row.stakes) == (tuple(luck), tuple(stakes))
+        out.append(POINTS[state.result or "draw"])
+        controls.append(
+            {
+                "luck": [v / LUCK_UNIT for v in luck],
+                "tiers": [v / LUCK_UNIT for v in tiers],
+                "stakes": [v / STAKE_UNIT for v in stakes],
+            }
+        )
     return out, controls
 
 
