@@ -122,6 +122,7 @@ class Stats:
     polled: int = 0  # a seat waited 5 s without a push and read its view instead
     stale_polls: int = 0  # ... and found a view newer than its last push
     missed: list[str] = field(default_factory=list)  # ... its stream connected all along
+    retries: list[str] = field(default_factory=list)  # ... its view unchanged, still its turn
     errors: list[str] = field(default_factory=list)
     killed_at: float | None = None
     route_around: float | None = None
@@ -217,6 +218,7 @@ class Seat:
         self.cutting = False
         #: When the current stream's first view came (None while reconnecting).
         self.connected_since: float | None = None
+        self.refusal = ""  # the last 409's message
 
     def take(self, text: str) -> None:
         self.text, self.view = text, json.loads(text)
@@ -295,6 +297,7 @@ class Seat:
             except ApiRefusal as refusal:
                 if refusal.status == 409:
                     stats.refused += 1
+                    self.refusal = refusal.message
                 elif refusal.status >= 500:
                     self.unknown += 1  # the proxy's answer: the server died on it
                     stats.unknown += 1
@@ -319,7 +322,15 @@ class Seat:
         except (ApiRefusal, httpx.HTTPError):
             return
         polled = _without_presence(text)
+        if not self.text:  # the stream has not brought a first view yet
+            self.take(text)
+            return
         if polled == _without_presence(self.text):
+            if polled.get("legal") and polled.get("status") == "playing":
+                # A decision refused on this very view (409) and nothing moved since: a
+                # player would click again; the script chooses again.
+                stats.retries.append(f"{self.name} after « {self.refusal} »")
+                self.changed.set()
             return
         stats.stale_polls += 1
         await asyncio.sleep(1.0)
@@ -690,6 +701,10 @@ def report(plan: Plan, stats: Stats, checked: dict[str, Any], command: str, load
             f"{stats.polled} / {stats.stale_polls} / {len(stats.missed)}",
         ),
         (
+            "seats still on the view of a refused decision after 5 s (chose again)",
+            str(len(stats.retries)),
+        ),
+        (
             "SIGKILL → every table answers through the proxy",
             "never"
             if stats.route_around is None
@@ -705,6 +720,7 @@ def report(plan: Plan, stats: Stats, checked: dict[str, Any], command: str, load
     table = "\n".join(f"| {name} | {value} |" for name, value in rows)
     errors = "".join(f"\n- {problem}" for problem in found[:10])
     errors += "".join(f"\n- a push missed: {seat}" for seat in stats.missed[:10])
+    errors += "".join(f"\n- chose again: {seat}" for seat in stats.retries[:5])
     return f"""# Chaos on PostgreSQL (`benchmarks/bench_chaos.py`)
 
 - Date: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC
