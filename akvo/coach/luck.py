@@ -11,9 +11,10 @@ Side B's luck is the opposite (the evaluation is exactly antisymmetric).
 Per side, « résultat = niveau de départ + chance + habileté »: the result (1 won, ½ drawn,
 0 lost) is the starting win chance, plus the luck of every roll, plus the rest — the
 skill (what the decisions, and the evaluation's own errors, moved). The luck-adjusted
-result (result − luck) keeps the skill and drops most of the dice's noise: over many bot
-matches its variance is far smaller than the raw result's
-(``benchmarks/bench_coach_stability.py --luck``).
+result (result − luck) keeps the skill and drops part of the dice's noise: over 3,550
+greedy matches its variance is 2.24× smaller than the raw result's
+(``benchmarks/bench_luck.py``; the evaluation is not yet consistent enough along play for
+more, see :mod:`akvo.eval.luck` and ``bench_luck.py --decompose``).
 """
 
 from __future__ import annotations
