@@ -4,6 +4,8 @@ HTTP API served in-process."""
 from __future__ import annotations
 
 import asyncio
+import glob
+import os
 import random
 import threading
 from collections.abc import Callable, Coroutine
@@ -11,12 +13,14 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
+import pytest
 from tornado import web
 from tornado.httpserver import HTTPServer
 from tornado.netutil import bind_sockets
 
 from akvo.bots import make_bot
 from akvo.online import Table, parse_request
+from akvo_site.cluster import haproxy_path
 from akvo_site.tables.api import OnlineTables, table_handlers
 
 PRESETS = ["perrockiss", "fish-tank"]
@@ -24,6 +28,26 @@ PRESETS = ["perrockiss", "fish-tank"]
 API = "/akvo/api/tables"
 
 T = TypeVar("T")
+
+
+def require_postgres(*, haproxy: bool = False) -> None:
+    """Skip a test that needs PostgreSQL (and HAProxy when asked) on a machine without them,
+    or fail it under ``AKVO_REQUIRE_POSTGRES=1`` (CI installs both: a skip there would hide a
+    test that cannot run)."""
+    missing = None
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        missing = "psycopg is not installed (pip install 'akvo[online]')"
+    if missing is None and not glob.glob("/usr/lib/postgresql/*/bin/initdb"):
+        missing = "PostgreSQL is not installed (apt-get install postgresql)"
+    if missing is None and haproxy and haproxy_path() is None:
+        missing = "HAProxy is not installed (apt-get install haproxy)"
+    if missing is None:
+        return
+    if os.environ.get("AKVO_REQUIRE_POSTGRES") == "1":
+        pytest.fail(f"AKVO_REQUIRE_POSTGRES=1 but {missing}")
+    pytest.skip(missing)
 
 
 def run_async(coroutine: Coroutine[Any, Any, T]) -> T:

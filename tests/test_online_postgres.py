@@ -24,19 +24,9 @@ import pytest
 
 from akvo.online import TableRefusal
 from akvo.online.service import TableService
-from tests.tables_play import PRESETS
+from tests.tables_play import PRESETS, require_postgres
 
 pytestmark = pytest.mark.server
-
-
-def _missing() -> str | None:
-    try:
-        import psycopg  # noqa: F401
-    except ImportError:
-        return "psycopg is not installed (pip install 'akvo[online]')"
-    if not glob.glob("/usr/lib/postgresql/*/bin/initdb"):
-        return "PostgreSQL is not installed (apt-get install postgresql)"
-    return None
 
 
 def _run(command: list[str], user: str | None) -> None:
@@ -49,11 +39,7 @@ def _run(command: list[str], user: str | None) -> None:
 @pytest.fixture(scope="module")
 def dsn() -> Iterator[str]:
     """A fresh cluster's connection string, stopped and deleted after the module."""
-    missing = _missing()
-    if missing:
-        if os.environ.get("AKVO_REQUIRE_POSTGRES") == "1":
-            pytest.fail(f"AKVO_REQUIRE_POSTGRES=1 but {missing}")
-        pytest.skip(missing)
+    require_postgres()
     bin_dir = Path(sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))[-1]).parent
     root = Path(tempfile.mkdtemp(prefix="akvo-pg-"))  # pytest's own is closed to postgres
     data = root / "data"

@@ -12,9 +12,7 @@ fails."""
 
 from __future__ import annotations
 
-import glob
 import importlib.util
-import os
 import sys
 import tempfile
 from pathlib import Path
@@ -22,23 +20,11 @@ from types import ModuleType
 
 import pytest
 
-from akvo_site.cluster import haproxy_path
+from tests.tables_play import require_postgres
 
 ROOT = Path(__file__).resolve().parents[3]
 #: Starts servers and plays six whole matches: the server lane, out of ``make check``.
 pytestmark = [pytest.mark.server, pytest.mark.slow]
-
-
-def _missing() -> str | None:
-    try:
-        import psycopg  # noqa: F401
-    except ImportError:
-        return "psycopg is not installed (pip install 'akvo[online]')"
-    if not glob.glob("/usr/lib/postgresql/*/bin/initdb"):
-        return "PostgreSQL is not installed (apt-get install postgresql)"
-    if haproxy_path() is None:
-        return "HAProxy is not installed (apt-get install haproxy)"
-    return None
 
 
 def _bench() -> ModuleType:
@@ -53,11 +39,7 @@ def _bench() -> ModuleType:
 
 
 def test_no_acknowledged_action_is_lost_and_every_table_finishes_through_a_sigkill() -> None:
-    missing = _missing()
-    if missing:
-        if os.environ.get("AKVO_REQUIRE_POSTGRES") == "1":
-            pytest.fail(f"AKVO_REQUIRE_POSTGRES=1 but {missing}")
-        pytest.skip(missing)
+    require_postgres(haproxy=True)
     bench = _bench()
     plan = bench.Plan(
         tables=6,
