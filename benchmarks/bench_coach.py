@@ -22,6 +22,7 @@ import sys
 import time
 import warnings
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -29,11 +30,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from recorded import stamp
 from sections import write_section
 
+if TYPE_CHECKING:
+    from akvo.match.state import MatchState
+
 RESULTS = Path(__file__).resolve().parent / "results" / "coach.md"
 SECTION = "## Live valuation: first estimates and their intervals (`bench_coach.py`)"
 
 
-def decision_nodes(seed: int) -> list[object]:
+def decision_nodes(seed: int) -> list[MatchState]:
     """The non-forced decision nodes of one greedy match."""
     from akvo.bots.greedy import GreedyBot
     from akvo.match import play_match, replay
@@ -61,7 +65,10 @@ def evaluation_error() -> tuple[float, float, float]:
     p = default_evaluation().win_chances_of_raw(raw, 0)
     excess = (p - mean) ** 2 - mean * (1 - mean) / 15
     mse, se = float(excess.mean()), float(excess.std(ddof=1) / np.sqrt(len(excess)))
-    root = lambda x: 100 * float(np.sqrt(max(x, 0.0)))  # noqa: E731
+
+    def root(x: float) -> float:
+        return 100 * float(np.sqrt(max(x, 0.0)))
+
     return root(mse), root(mse - 1.96 * se), root(mse + 1.96 * se)
 
 
