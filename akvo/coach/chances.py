@@ -151,10 +151,10 @@ class _RememberedChance(KeyedChance):
         super().__init__(seed)
         self._rolls: dict[int, str] = {}  # (event key, dice kept) → the roll's action
 
-    def outcome(self, state: StateCore) -> str:
+    def outcome(self, state: object) -> str:
+        if not isinstance(state, StateCore) or state.player != CHANCE or state.phase == WEATHER:
+            return super().outcome(state)  # the engine's checks; the weather: once a turn
         phase = state.phase
-        if state.player != CHANCE or phase == WEATHER:  # the weather: once a turn
-            return super().outcome(state)
         memo = event_key(state) << 4 | (roll_dice(state) if phase == ROLL else 0)
         action = self._rolls.get(memo)
         if action is None:

@@ -234,8 +234,10 @@ class KeyedChance:
         key otherwise: ``benchmarks/bench_pairing.py`` compares keyings so)."""
         return event_key(state)
 
-    def outcome(self, state: StateCore) -> str:
-        """The outcome of the chance node at ``state``, which is not changed."""
+    def outcome(self, state: object) -> str:
+        """The outcome of the chance node at ``state``, which is not changed (``state`` is
+        typed ``object`` so that the compiled build, too, answers a wrong argument with the
+        engine's error rather than a ``TypeError`` at the call)."""
         if not isinstance(state, StateCore):
             raise MatchError(f"KeyedChance.outcome needs a match state, got {excerpt(state)}")
         if state.player != CHANCE:

@@ -537,14 +537,19 @@ class Table:
     def row_decider(self, index: int, action: object) -> int:
         """The seat whose own decision a row is (its clock starts again), or -1: a whole
         side's bot's row or a change of who plays a seat (before the row is applied)."""
+        self._check_row_seat(index)
         control = isinstance(action, str) and action.partition(" ")[0] in (SEAT_BOT, SEAT_BACK)
         return -1 if control or self._side_bot(index) else index
+
+    def _check_row_seat(self, index: int) -> None:
+        """A stored row names a seat of this table (a tampered log may name any number)."""
+        if not 0 <= index < len(self.seats):
+            raise refuse("row", "Une ligne du journal de la table nomme une place inconnue.")
 
     def replay_row(self, index: int, action: object) -> None:
         """Apply one stored row: a whole side's bot's, a change of who plays a seat, or a
         seat's action (by the bot playing it, if one does)."""
-        if not 0 <= index < len(self.seats):
-            raise refuse("row", "Une ligne du journal de la table nomme une place inconnue.")
+        self._check_row_seat(index)
         seat = self.seats[index]
         if self._side_bot(index):
             self.play_bot(seat.side, action)
