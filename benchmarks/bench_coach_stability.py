@@ -7,7 +7,8 @@
   the level's side reviewed: its mean rating (calibrates :data:`akvo.coach.rating.BANDS`);
 - ``--luck N``: N greedy-vs-greedy matches: variance of the raw result and of the
   luck-adjusted one (:mod:`akvo.coach.luck`);
-- ``--margin``: the evaluation's gap that :data:`akvo.coach.valuation.EVAL_MARGIN` reads;
+- ``--orders-stability N``: the same agreement on the orders alone (the only decisions
+  whose values depend on the seed);
 - ``--timing``: one match reviewed on 1 and on 2 Dask workers.
 
 Each mode prints Markdown lines (and JSON lines to ``--jsonl``) for
