@@ -87,14 +87,15 @@ PURE_TESTS := tests/match/test_match_golden.py tests/match/test_match_serializat
 # the others (the server tests without a browser included) keep the cores busy meanwhile.
 # The browser lane itself runs on two workers (pytest-xdist, a file's tests on one worker,
 # each worker with its own book server and Chromium): alone on one worker it took 18 min,
-# the cores idle half the time. The second lane's report is printed after the first's.
+# the cores idle half the time. The second lane's report is printed after the first's; each
+# lane lists its 15 slowest tests, to see where the 15 minutes go.
 FAST_LOG := test-artifacts/test-fast-lane.log
 test: lint $(ENGINE)
 	@mkdir -p test-artifacts
-	@( $(BIN)/python -m pytest -p no:cacheprovider -m "not browser" \
+	@( $(BIN)/python -m pytest -p no:cacheprovider -m "not browser" --durations=15 \
 	  && AKVO_PURE=1 $(BIN)/python -m pytest -q -p no:cacheprovider $(PURE_TESTS) ) \
 	  >$(FAST_LOG) 2>&1 & fast=$$!; \
-	$(BIN)/python -m pytest -m browser -n 2 --dist loadfile; slow=$$?; \
+	$(BIN)/python -m pytest -m browser -n 2 --dist loadfile --durations=15; slow=$$?; \
 	wait $$fast; fast=$$?; \
 	echo "=== the tests without a browser ($(FAST_LOG))"; cat $(FAST_LOG); \
 	test $$slow = 0 && test $$fast = 0
