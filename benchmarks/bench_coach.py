@@ -28,7 +28,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from recorded import stamp
-from sections import write_section
+from sections import show_and_record
 
 if TYPE_CHECKING:
     from akvo.match.state import MatchState
@@ -155,10 +155,7 @@ def main() -> int:
         "lookahead) is already narrower than that error against greedy play; ±5 needs a "
         "more accurate evaluation, not a smaller constant.",
     ]
-    print("\n".join(lines))
-    if not args.no_record:
-        write_section(RESULTS, SECTION, lines)
-    return 0
+    return show_and_record(RESULTS, SECTION, lines, record=not args.no_record)
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from recorded import stamp
-from sections import write_section
+from sections import show_and_record
 
 RESULTS = Path(__file__).resolve().parent / "results" / "coach.md"
 SECTION = "## Verdicts against a truth at 16× the budget (`bench_coach_truth.py`)"
@@ -105,10 +105,7 @@ def main() -> int:
         f"| of which the interval crosses the threshold | {crossing} | 0 |",
         f"| of which the truth's loss is below the threshold | {truth_below} | |",
     ]
-    print("\n".join(lines))
-    if not args.no_record:
-        write_section(RESULTS, SECTION, lines)
-    return 0
+    return show_and_record(RESULTS, SECTION, lines, record=not args.no_record)
 
 
 if __name__ == "__main__":

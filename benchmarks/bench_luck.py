@@ -30,7 +30,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from recorded import stamp
-from sections import write_section
+from sections import show_and_record
 
 RESULTS = Path(__file__).resolve().parent / "results" / "coach.md"
 SECTION = "## Luck: variance of the luck-adjusted result (`bench_luck.py`)"
@@ -169,10 +169,7 @@ def main() -> int:
         var = np.var(adjusted, ddof=1)
         low, high = ratio_interval(raw, adjusted)
         lines.append(f"| {name} | {var:.4f} | {var_raw / var:.2f}× ({low:.2f}–{high:.2f}) |")
-    print("\n".join(lines))
-    if not args.no_record:
-        write_section(RESULTS, SECTION, lines)
-    return 0
+    return show_and_record(RESULTS, SECTION, lines, record=not args.no_record)
 
 
 if __name__ == "__main__":

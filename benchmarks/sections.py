@@ -25,3 +25,12 @@ def write_section(path: Path, heading: str, lines: list[str]) -> None:
     text = path.read_text(encoding="utf-8") if path.exists() else ""
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(replace_section(text, heading, lines), encoding="utf-8")
+
+
+def show_and_record(path: Path, heading: str, lines: list[str], *, record: bool) -> int:
+    """Print ``lines`` and, unless ``record`` is false (a trial run), record them as their
+    section of ``path``; the benchmark's exit status (0) for ``main`` to return."""
+    print("\n".join(lines))
+    if record:
+        write_section(path, heading, lines)
+    return 0
