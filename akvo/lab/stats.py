@@ -52,13 +52,16 @@ def within(interval: Interval, low: float, high: float) -> Interval:
     """``interval`` limited to the values the quantity can take, ``[low, high]``. The true
     value lies in that range, so the limited interval contains it exactly when the
     unlimited one does: its coverage is unchanged, and it never shows an impossible value
-    (a mean score below 0, a difference of match points beyond ±1)."""
+    (a mean score below 0, a difference of match points beyond ±1). It also contains its
+    estimate: a closed formula's rounding can leave a bound just past it (Wilson's lower
+    bound at 0 wins out of 7 came out as 2.8e-17)."""
     if low > high:
         raise LabError(f"an empty range [{low}, {high}]")
+    estimate = min(max(interval.estimate, low), high)
     return Interval(
-        min(max(interval.estimate, low), high),
-        min(max(interval.low, low), high),
-        max(min(interval.high, high), low),
+        estimate,
+        min(max(interval.low, low), estimate),
+        max(min(interval.high, high), estimate),
     )
 
 
