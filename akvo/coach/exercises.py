@@ -7,7 +7,9 @@ the options that beat the mistake by at least :data:`~akvo.coach.rating.SMALLEST
 
 The schedule is pure: a :class:`Card` per exercise says when it is due; a right answer
 sends it :data:`INTERVALS` days further (1, then 3, then 7), a wrong one back to tomorrow,
-and it retires once answered right :data:`RIGHT_TO_RETIRE` times. :func:`export_json` /
+and it retires once answered right :data:`RIGHT_TO_RETIRE` times. :func:`merge` joins two
+sets of one player (two browsers, or a browser and the server's copy) without losing an
+exercise or an answer. :func:`export_json` /
 :func:`import_json` keep both in a file; an import checks everything (sizes, types, dates,
 the record replayed by the engine, the answers legal at the position) and refuses hostile
 input with :class:`~akvo.coach.errors.CoachError` or the engine's
@@ -85,7 +87,8 @@ class Card:
         return {"id": self.id, "due": self.due.isoformat(), "right": self.right, "step": self.step}
 
 
-def _identity(record: dict[str, Any], coup: int) -> str:
+def exercise_id(record: dict[str, Any], coup: int) -> str:
+    """An exercise's identity: its position (the record up to it and the decision's number)."""
     text = json.dumps(record, sort_keys=True, ensure_ascii=True) + f"#{coup}"
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -108,7 +111,7 @@ def mistake_exercises(done: Review, side: object) -> tuple[Exercise, ...]:
         )
         out.append(
             Exercise(
-                _identity(prefix, row.coup),
+                exercise_id(prefix, row.coup),
                 row.coup,
                 index,
                 str(row.verdict),
@@ -154,6 +157,47 @@ def answer(cards: tuple[Card, ...], exercise: str, right: bool, today: dt.date) 
         else:
             out.append(replace(card, due=today + dt.timedelta(days=1), step=0))
     return tuple(out)
+
+
+# --- two sets of one player -----------------------------------------------------------------
+
+#: A player's set: the exercises and their cards.
+Kept = tuple[tuple[Exercise, ...], tuple[Card, ...]]
+
+
+def progress(card: Card) -> tuple[int, dt.date, int]:
+    """How far a card has come: more right answers first, then the later due date (every
+    answer moves the date past the day it was given), then the step."""
+    return card.right, card.due, card.step
+
+
+def merge(first: Kept, second: Kept, limit: int = MAX_EXERCISES) -> Kept:
+    """One set from two of the same player: every exercise of either (one exercise per
+    position: where both hold it, the one whose file text sorts first, so that the order of
+    the two sets does not matter) with its more advanced card (:func:`progress`).
+
+    The result is canonical (exercises by id, cards by due date then id), so the merge is
+    commutative, associative and idempotent. Beyond ``limit`` exercises (an import's cap),
+    retired ones leave first, then the highest ids."""
+    exercises: dict[str, Exercise] = {}
+    for exercise in (*first[0], *second[0]):
+        held = exercises.setdefault(exercise.id, exercise)
+        if held != exercise and _text_of(exercise) < _text_of(held):
+            exercises[exercise.id] = exercise
+    cards: dict[str, Card] = {}
+    for card in (*first[1], *second[1]):
+        held_card = cards.setdefault(card.id, card)
+        if progress(card) > progress(held_card):
+            cards[card.id] = card
+    kept = sorted(exercises, key=lambda i: (i in cards and cards[i].retired, i))[:limit]
+    return (
+        tuple(exercises[i] for i in sorted(kept)),
+        tuple(sorted((cards[i] for i in kept if i in cards), key=lambda c: (c.due, c.id))),
+    )
+
+
+def _text_of(exercise: Exercise) -> str:
+    return json.dumps(exercise.to_dict(), sort_keys=True, ensure_ascii=False)
 
 
 # --- the file -------------------------------------------------------------------------------
@@ -206,7 +250,7 @@ def _exercise(data: object, n: int) -> Exercise:
     if verdict not in MISTAKES:
         raise CoachError(f"{where}: verdict must be one of {MISTAKES}, got {excerpt(verdict)}")
     identity = _text(data, "id", where, 16)
-    if identity != _identity(record, coup):
+    if identity != exercise_id(record, coup):
         raise CoachError(f"{where}: id {excerpt(identity)} does not match its position")
     return Exercise(
         identity,
@@ -270,10 +314,14 @@ __all__ = [
     "RIGHT_TO_RETIRE",
     "Card",
     "Exercise",
+    "Kept",
     "answer",
     "due",
+    "exercise_id",
     "export_json",
     "import_json",
+    "merge",
     "mistake_exercises",
     "new_cards",
+    "progress",
 ]
