@@ -236,8 +236,11 @@ class ReplayViewer(widgets.VBox):  # type: ignore[misc]
     def go(self, step: int) -> None:
         if not self.states:
             return
-        self.step = max(0, min(self.steps, step))
-        self.slider.value = self.step
+        step = max(0, min(self.steps, step))
+        if self.slider.value != step:
+            self.slider.value = step  # its observer comes back here: the step is drawn once
+            return
+        self.step = step
         state = self.states[self.step]
         moment = (
             moment_text(

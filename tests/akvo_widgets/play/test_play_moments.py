@@ -42,6 +42,24 @@ def test_the_replay_header_status_and_panel_name_the_same_moment(viewer: ReplayV
     assert "match terminé" in viewer.board.status and "(le dernier)" in viewer.board.status
 
 
+def test_each_step_is_drawn_once(viewer: ReplayViewer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A button, the slider or a flagged move draws its step once (the slider's observer
+    used to draw it a second time, doubling the wait for each step's valuation)."""
+    from akvo_widgets.play import replay
+
+    drawn: list[str] = []
+    real = replay.step_html
+    monkeypatch.setattr(
+        replay, "step_html", lambda before, action: drawn.append(action) or real(before, action)
+    )
+    viewer.go(5)
+    viewer.forward.click()
+    viewer.slider.value = 9
+    viewer.go(9)  # already shown: drawn again, once
+    assert drawn == [viewer.record["actions"][n - 1] for n in (5, 6, 9, 9)]  # type: ignore[index]
+    assert viewer.step == viewer.slider.value == 9
+
+
 def test_the_end_of_match_pages_draw_the_finished_match() -> None:
     page = EndOfMatch()
     for turn in (8, 10):
