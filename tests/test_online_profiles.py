@@ -1,13 +1,16 @@
 """Online tables, pseudonymous profiles and ratings (issue 37.5): a name and a secret key
 (only its hash stored), chosen when joining a seat; finished tables rate their players
 (Glicko-2, luck-adjusted where measured), a leaver scores a loss and a leave, bot turns
-are not theirs; a finished table's public record for « Revoir un match ».
+are not theirs; a finished table's public record for « Revoir un match »; a profile's
+« Vos erreurs » kept on the server, replaced only from the version read (issue 34.7).
 
 Each test runs on SQLite, and on PostgreSQL where the throwaway cluster of
 ``test_online_postgres`` can start (skipped otherwise, unless AKVO_REQUIRE_POSTGRES=1)."""
 
 from __future__ import annotations
 
+import asyncio
+import datetime as dt
 import random
 import sqlite3
 from collections.abc import Callable, Iterator
@@ -16,11 +19,14 @@ from typing import Any
 
 import pytest
 
+from akvo.coach.exercises import Card, export_json, import_json
+from akvo.match import play_match
 from akvo.online import TableRefusal
 from akvo.online.profiles import bot_ratings, public
 from akvo.online.ratings import START_DEVIATION, Profile, Rating
 from akvo.online.service import TableService, token_hash
 from akvo.online.store import Store, TableStore
+from tests.mistake_sets import valid_exercises
 from tests.tables_play import PRESETS
 from tests.test_online_postgres import dsn  # noqa: F401  (the cluster fixture)
 
@@ -45,7 +51,10 @@ def stores(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Factory]:
 
         first = PostgresStore(address)
         with first._db.transaction():  # a clean slate for each test
-            first._db.execute("TRUNCATE akvo_rated_tables, akvo_seat_profiles, akvo_profiles")
+            first._db.execute(
+                "TRUNCATE akvo_rated_tables, akvo_seat_profiles, akvo_profile_mistakes, "
+                "akvo_profiles"
+            )
         first.close()
 
         def open_pg() -> Store:
@@ -271,3 +280,40 @@ def test_sqlite_refuses_a_second_profile_with_the_same_key(tmp_path: Path) -> No
     store.create_profile("p1", "A", "0" * 64)
     with pytest.raises(sqlite3.IntegrityError):
         store.create_profile("p2", "B", "0" * 64)
+
+
+def test_a_profiles_mistakes_are_replaced_only_from_the_version_read(stores: Factory) -> None:
+    store = stores()
+    profile = _profile(_service(store), "Ana")["profile"]
+    assert store.mistakes(profile) is None
+    assert store.keep_mistakes(profile, "un", 0) and store.mistakes(profile) == ("un", 1)
+    assert not store.keep_mistakes(profile, "deux", 0)  # another request kept one first
+    assert not store.keep_mistakes(profile, "deux", 2)
+    assert store.keep_mistakes(profile, "deux", 1) and store.mistakes(profile) == ("deux", 2)
+    assert stores().mistakes(profile) == ("deux", 2)  # kept through a restart
+    with pytest.raises(Exception) as nobody:  # only a profile keeps a set
+        store.keep_mistakes("personne", "trois", 0)
+    assert type(nobody.value).__name__ in ("IntegrityError", "ForeignKeyViolation")
+
+
+def test_mistakes_replaced_meanwhile_are_read_and_merged_again(tmp_path: Path) -> None:
+    """Two requests of one profile at once: the one that finds its version gone reads the
+    other's set and merges again, so neither set is lost."""
+    made = valid_exercises(play_match(11).record(), 2, start=30)
+    day = dt.date(2026, 12, 7)
+    mine, theirs = (((e,), (Card(e.id, day),)) for e in made)
+
+    class Racing(TableStore):
+        raced = False
+
+        def keep_mistakes(self, profile_id: str, text: str, version: int) -> bool:
+            if not self.raced:  # another server keeps its set just before this one
+                self.raced = True
+                assert super().keep_mistakes(profile_id, export_json(*theirs), version)
+            return super().keep_mistakes(profile_id, text, version)
+
+    service = _service(Racing(tmp_path / "t.sqlite"))
+    key = _profile(service, "Ana")["key"]
+    kept = asyncio.run(service.keep_mistakes({"key": key, "mistakes": export_json(*mine)}))
+    assert {e.id for e in import_json(kept["mistakes"])[0]} == {e.id for e in made}
+    assert asyncio.run(service.keep_mistakes({"key": key})) == kept

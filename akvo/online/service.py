@@ -54,6 +54,7 @@ from typing import Any, Final
 from akvo.bots import REGISTRY, Bot, make_bot
 from akvo.errors import AkvoError
 from akvo.match.state import MatchState
+from akvo.online import mistakes
 from akvo.online import profiles as pseudonyms
 from akvo.online.clock import LIVE, SeatClocks
 from akvo.online.ratings import Rating, rate_table
@@ -76,6 +77,9 @@ IDLE_LIMIT: Final = 30 * 24 * 3600.0
 #: How long a server's mark of its seats' presence lasts in a shared store (seconds): it
 #: renews them at every tick; a dead server's seats go away after this.
 PRESENCE_TTL: Final = 30.0
+#: How many times a profile's mistakes are read and merged again when other requests keep
+#: replacing them meanwhile.
+MISTAKES_TRIES: Final = 3
 _HEX = frozenset("0123456789abcdef")
 
 Push = Callable[[str], None]
@@ -569,6 +573,27 @@ class TableService:
         if found is None:
             raise refuse("forbidden", "Clé de profil invalide\u00a0: aucun profil ne l’a.")
         return found
+
+    async def keep_mistakes(self, request: object) -> dict[str, Any]:
+        """``{"key", "mistakes"?}``: the profile's « Vos erreurs » merged with the set sent
+        (:func:`akvo.online.mistakes.merged_text`, checked and merged off the event loop),
+        kept and answered as ``{"mistakes": text}``. A set another request replaced
+        meanwhile is read and merged again."""
+        body = _body(request, mistakes.REQUEST_KEYS)
+        found = self._profile_of(body.get("key"))
+        loop = asyncio.get_running_loop()
+        for _ in range(MISTAKES_TRIES):
+            stored, version = self.store.mistakes(found.id) or ("", 0)
+            text = await loop.run_in_executor(
+                None, mistakes.merged_text, stored, body.get("mistakes")
+            )
+            try:
+                if text == stored or self.store.keep_mistakes(found.id, text, version):
+                    return {"mistakes": text}
+            except Exception as error:  # the store: nothing kept, logged (never the key)
+                log.error("could not keep the mistakes of profile %s: %s", found.id, error)
+                break
+        raise refuse("store", "Le serveur n’a pas pu garder vos erreurs.")
 
     def join(self, table_id: object, request: object, token: object = None) -> dict[str, Any]:
         """Seat ``token`` plays under the profile of ``key`` (``{"token"?, "key"}``) from

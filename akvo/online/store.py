@@ -9,7 +9,9 @@ logged action. Finished tables stay, with the engine's match record, for replay 
 analysis. An unfinished table idle too long is *expired* (:meth:`TableStore.expire_idle`):
 kept as a record, no longer replayed at start. :meth:`TableStore.prune` deletes the oldest
 ended (finished or expired) tables beyond a number kept, so the file's size stays bounded
-(freed pages are reused); an open table's log can never be deleted.
+(freed pages are reused); an open table's log can never be deleted. A profile may keep
+one set of « Vos erreurs » (:meth:`TableStore.keep_mistakes`: the service caps its size),
+replaced only by a writer who read its current version.
 
 :class:`Store` is what the service needs of a store: this SQLite one (one server) or
 :class:`akvo.online.store_pg.PostgresStore` (several servers on one database).
@@ -72,6 +74,12 @@ CREATE TABLE IF NOT EXISTS seat_profiles (
     PRIMARY KEY (table_id, seat)
 ) STRICT;
 CREATE TABLE IF NOT EXISTS rated_tables (table_id TEXT PRIMARY KEY) STRICT;
+CREATE TABLE IF NOT EXISTS profile_mistakes (
+    profile TEXT PRIMARY KEY REFERENCES profiles(id),
+    version INTEGER NOT NULL,
+    updated REAL NOT NULL,
+    exercises TEXT NOT NULL
+) STRICT;
 """
 #: Run after :data:`SCHEMA` on every open (older files lack the column and had a trigger
 #: refusing every deletion): only an ended table's log may be deleted, by :meth:`prune`.
@@ -144,6 +152,8 @@ class Store(Protocol):
     def bind_seat(self, table_id: str, seat: int, profile_id: str) -> None: ...
     def seat_profiles(self, table_id: str) -> dict[int, str]: ...
     def rate(self, table_id: str, rate: Rate) -> bool: ...
+    def mistakes(self, profile_id: str) -> tuple[str, int] | None: ...
+    def keep_mistakes(self, profile_id: str, text: str, version: int) -> bool: ...
 
 
 class TableStore:
@@ -351,6 +361,31 @@ class TableStore:
                 rated_rows(found, rate),
             )
         return True
+
+    def mistakes(self, profile_id: str) -> tuple[str, int] | None:
+        """A profile's set of « Vos erreurs » (the JSON text of
+        :func:`akvo.coach.exercises.export_json`) and its version, or None."""
+        found = self._db.execute(
+            "SELECT exercises, version FROM profile_mistakes WHERE profile = ?", (profile_id,)
+        ).fetchone()
+        return None if found is None else (str(found[0]), int(found[1]))
+
+    def keep_mistakes(self, profile_id: str, text: str, version: int) -> bool:
+        """Replace a profile's set by ``text`` if it is still at ``version`` (0: none
+        kept yet); False when another request replaced it meanwhile (read it again)."""
+        if version == 0:
+            query = (
+                "INSERT INTO profile_mistakes (exercises, updated, profile, version) "
+                "VALUES (?, ?, ?, 1) ON CONFLICT DO NOTHING"
+            )
+        else:
+            query = (
+                "UPDATE profile_mistakes SET exercises = ?, updated = ?, version = version + 1 "
+                "WHERE profile = ? AND version = ?"
+            )
+        args = (text, self._now(), profile_id) + ((version,) if version else ())
+        with self._transaction():
+            return bool(self._db.execute(query, args).rowcount)
 
     def _stored(self, found: tuple[Any, ...]) -> StoredTable:
         rows = self._db.execute(

@@ -91,6 +91,12 @@ CREATE TABLE IF NOT EXISTS akvo_seat_profiles (
     PRIMARY KEY (table_id, seat)
 );
 CREATE TABLE IF NOT EXISTS akvo_rated_tables (table_id TEXT PRIMARY KEY);
+CREATE TABLE IF NOT EXISTS akvo_profile_mistakes (
+    profile TEXT PRIMARY KEY REFERENCES akvo_profiles(id),
+    version INTEGER NOT NULL,
+    updated DOUBLE PRECISION NOT NULL,
+    exercises TEXT NOT NULL
+);
 CREATE OR REPLACE FUNCTION akvo_actions_guard() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     IF TG_OP = 'UPDATE' OR EXISTS (
@@ -338,6 +344,30 @@ class PostgresStore:
                     rated_rows(found, rate),
                 )
         return True
+
+    def mistakes(self, profile_id: str) -> tuple[str, int] | None:
+        found = self._all(
+            "SELECT exercises, version FROM akvo_profile_mistakes WHERE profile = %s",
+            (profile_id,),
+        )
+        return (str(found[0][0]), int(found[0][1])) if found else None
+
+    def keep_mistakes(self, profile_id: str, text: str, version: int) -> bool:
+        """As :meth:`akvo.online.store.TableStore.keep_mistakes`: one statement, so two
+        servers replacing the same version cannot both succeed."""
+        if version == 0:
+            query = (
+                "INSERT INTO akvo_profile_mistakes (exercises, updated, profile, version) "
+                "VALUES (%s, %s, %s, 1) ON CONFLICT DO NOTHING"
+            )
+        else:
+            query = (
+                "UPDATE akvo_profile_mistakes SET exercises = %s, updated = %s, "
+                "version = version + 1 WHERE profile = %s AND version = %s"
+            )
+        args = (text, self._now(), profile_id) + ((version,) if version else ())
+        with self._lock:
+            return bool(self._db.execute(query, args).rowcount)
 
     def _stored(self, found: tuple[Any, ...]) -> StoredTable:
         rows = self._all(

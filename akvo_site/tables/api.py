@@ -19,15 +19,17 @@ GET      ``akvo/api/tables/options``                 teams, bots, clocks, rules 
 POST     ``akvo/api/tables/{id}/profile``            ``{"token", "key"}``: play under a profile
 POST     ``akvo/api/profiles``                       ``{"name"}`` → 201: a profile, its secret key
 POST     ``akvo/api/profiles/me``                    ``{"key"}`` → that profile's rating and karma
+POST     ``akvo/api/profiles/mistakes``              ``{"key", "mistakes"?}`` → its « Vos erreurs »
 GET      ``akvo/api/standings``                      the rated profiles (rating ± 2 RD, karma)
 =======  ==========================================  =============================================
 
 A token may also come as ``Authorization: Bearer T``. Refusals are JSON ``{"error": code,
 "message": French}`` with 400 (bad input, an unknown field), 403 (no such seat, a spectator
 acting), 404, 409 (not now), 410 (the table expired), 413 (body over :data:`MAX_BODY`
-bytes), 415 (not JSON), 429 (too many requests from one client: a token bucket per
-address) or 503 (the store failed); a refused request changes nothing. Tokens never reach
-a log line (paths only, long segments masked); a profile's key travels in bodies only.
+bytes, :data:`MISTAKES_BODY` for a set of mistakes), 415 (not JSON), 429 (too many
+requests from one client: a token bucket per address) or 503 (the store failed); a
+refused request changes nothing. Tokens never reach a log line (paths only, long segments
+masked); a profile's key travels in bodies only.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ import ipaddress
 import json
 import logging
 import time
+from collections.abc import Awaitable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -47,6 +50,7 @@ from traitlets import Bool, Float, Int, Unicode
 from traitlets.config import Configurable
 
 from akvo.bots import REGISTRY
+from akvo.coach.exercises import MAX_FILE_CHARS
 from akvo.match import MatchState
 from akvo.online import TableRefusal
 from akvo.online.clock import MODE_LABELS, UNITS
@@ -73,6 +77,8 @@ MAX_BODY: Final = 4096
 #: A longer body is cut at once (the connection closes); a shorter one too long for
 #: :data:`MAX_BODY` is read and discarded, then refused with 413.
 DISCARD_LIMIT: Final = 65536
+#: A set of « Vos erreurs » travels whole: an exercises file's characters, escaped in JSON.
+MISTAKES_BODY: Final = 2 * MAX_FILE_CHARS + MAX_BODY
 THROTTLED: Final = "Trop de demandes à la fois\u00a0: patientez un instant."
 #: Seconds between two comments on an idle event stream (proxies close silent ones).
 HEARTBEAT: Final = 20.0
@@ -287,6 +293,7 @@ def table_handlers(settings: OnlineTables, base_url: str, root: Path) -> list[An
         (f"{prefix}{API}/{_ID}/profile", JoinHandler, options),
         (f"{prefix}akvo/api/profiles", ProfilesHandler, options),
         (f"{prefix}akvo/api/profiles/me", OwnProfileHandler, options),
+        (f"{prefix}akvo/api/profiles/mistakes", MistakesHandler, options),
         (f"{prefix}akvo/api/standings", StandingsHandler, options),
         (f"{prefix}{STANDINGS_PAGE}", PageHandler, {**options, "page": STANDINGS}),
         (f"{prefix}{PAGE}/{_ID}", PageHandler, {**options, "page": SEAT_PAGE}),
@@ -399,25 +406,29 @@ class _JsonBody(_Guarded):
     The body is streamed, so the connection's limit is this handler's, not the server's
     (100 MB by default). A refusal (throttled, too long, not JSON) is sent once the body has
     been read, so that the client reads the answer instead of a reset connection; only a
-    body past :data:`DISCARD_LIMIT` is cut at once. Subclasses implement :meth:`handle`.
+    body past :data:`DISCARD_LIMIT` is cut at once. Subclasses implement :meth:`handle`
+    (which may return an awaitable: the answer then waits for it) and may raise both limits.
     """
+
+    max_body = MAX_BODY
+    discard_limit = DISCARD_LIMIT
 
     def prepare(self) -> None:
         self._body = bytearray()
         self._refusal: tuple[int, str, str] | None = None
         self._retry = 0.0
         length = self.request.headers.get("Content-Length", "0")
-        size = int(length) if length.isdigit() else DISCARD_LIMIT + 1
-        too_long = (413, "too_large", f"Demande trop longue (au plus {MAX_BODY} octets).")
-        if size > DISCARD_LIMIT:
+        size = int(length) if length.isdigit() else self.discard_limit + 1
+        too_long = (413, "too_large", f"Demande trop longue (au plus {self.max_body} octets).")
+        if size > self.discard_limit:
             self.refuse(*too_long)
             return
-        self.request.connection.set_max_body_size(max(size, MAX_BODY))  # type: ignore[union-attr]
+        self.request.connection.set_max_body_size(max(size, self.max_body))  # type: ignore[union-attr]
         kind = self.request.headers.get("Content-Type", "").split(";")[0].strip().lower()
         self._retry = self.app.requests.wait(self.client())
         if self._retry:
             self._refusal = (429, "throttled", THROTTLED)
-        elif size > MAX_BODY:
+        elif size > self.max_body:
             self._refusal = too_long
         elif kind != "application/json":
             self._refusal = (415, "not_json", "La demande doit être envoyée en JSON.")
@@ -426,18 +437,20 @@ class _JsonBody(_Guarded):
         if self._refusal is None:
             self._body += chunk
 
-    def post(self, *args: str) -> None:
+    async def post(self, *args: str) -> None:
         if self._refusal is not None:
             if self._retry:
                 self.set_header("Retry-After", str(max(1, round(self._retry))))
             self.refuse(*self._refusal)
             return
         try:
-            self.handle(self.body(), *args)
+            pending = self.handle(self.body(), *args)
+            if pending is not None:
+                await pending
         except TableRefusal as refusal:
             self.refused(refusal)
 
-    def handle(self, body: dict[str, Any], *args: str) -> None:
+    def handle(self, body: dict[str, Any], *args: str) -> Awaitable[None] | None:
         raise NotImplementedError
 
     def body(self) -> dict[str, Any]:
@@ -630,6 +643,18 @@ class OwnProfileHandler(_JsonBody):
     def handle(self, body: dict[str, Any], *args: str) -> None:
         _only(body, frozenset(("key",)))
         self.answer(self.app.service.own_profile(body.get("key")))
+
+
+class MistakesHandler(_JsonBody):
+    """``POST akvo/api/profiles/mistakes`` with ``{"key", "mistakes"?}``: the profile's
+    « Vos erreurs » merged with the set sent (the text of an exercises file), kept and
+    answered as ``{"mistakes": text}``; checked and merged off the event loop."""
+
+    max_body = MISTAKES_BODY
+    discard_limit = MISTAKES_BODY + DISCARD_LIMIT
+
+    async def handle(self, body: dict[str, Any], *args: str) -> None:
+        self.answer(await self.app.service.keep_mistakes(body))
 
 
 class QrHandler(_Guarded):

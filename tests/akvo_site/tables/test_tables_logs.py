@@ -3,7 +3,8 @@ malformed table id (404), a token where the id goes, a refused Host (403), a wro
 (403), an unknown field (400), an illegal move (409), a take-back once too often (409), a
 wrong method (405), a flood (429) — is driven with a live token in the path, the query,
 the Authorization header or the body, then the whole captured log is searched. The same
-for a profile's secret key on the profile routes (join, own profile, standings, replay)."""
+for a profile's secret key on the profile routes (join, own profile, standings, replay,
+kept mistakes)."""
 
 from __future__ import annotations
 
@@ -101,6 +102,7 @@ def test_no_refusal_path_writes_a_token_to_the_log(
     assert 429 in seen[15:]  # the creation throttle (3 at once), with a token in the body
     join = f"{base}{API}/{table}/profile"
     me = f"{base}/akvo/api/profiles/me"
+    mistakes = f"{base}/akvo/api/profiles/mistakes"
     keyed = [
         call(join, method="POST", body={"token": other + "x", "key": key})[0],
         call(join, method="POST", body={"token": other, "key": key + "x"})[0],
@@ -115,8 +117,14 @@ def test_no_refusal_path_writes_a_token_to_the_log(
         call(f"{base}{API}/{table}/replay?key={key}")[0],  # not finished: never served
         call(f"{base}{API}/{key}/replay")[0],
         call(f"{base}/akvo/classement?key={key}")[0],
+        call(mistakes, method="POST", body={"key": key + "x", "mistakes": key})[0],
+        call(mistakes, method="POST", body={"key": key, "why": key})[0],
+        call(mistakes, method="POST", body={"key": key, "mistakes": key})[0],  # not a set
+        call(f"{mistakes}?key={key}", method="GET")[0],
+        call(mistakes, method="POST", body={"key": key})[0],
     ]
-    assert keyed == [403, 403, 400, 200, 409, 200, 403, 405, 429, 200, 409, 404, 200]
+    assert keyed[:13] == [403, 403, 400, 200, 409, 200, 403, 405, 429, 200, 409, 404, 200]
+    assert keyed[13:] == [403, 400, 400, 405, 200]
     text = log.read_text(encoding="utf-8", errors="replace")
     assert f"{API}/bad.id" in text  # the refusals were logged, paths only
     for secret in (token, other, token[:20], other[:20], key, key[:20]):

@@ -2,11 +2,13 @@
 profile made by name, a seat joined with its key, the match played by a script against a
 bot, the profile rated (luck-adjusted, against the ladder's bot rating) and listed in the
 standings; the finished table's public record served for « Revoir un match », an
-unfinished one's refused."""
+unfinished one's refused; a profile's « Vos erreurs » kept and merged under its key."""
 
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
+import json
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -14,10 +16,18 @@ from typing import Any
 import httpx
 import pytest
 
+from akvo.coach.exercises import Card, export_json, import_json, merge
+from akvo.match import play_match
 from akvo.online.client import SeatClient, create_table, play_seat
+from akvo.online.mistakes import EMPTY
+from akvo_site.tables.api import MAX_BODY, MISTAKES_BODY
+from akvo_widgets.play.mistakes import SERVER_COPY
+from tests.mistake_sets import valid_exercises
 from tests.tables_play import PRESETS, InProcessServer, run_async
 
 API = "/akvo/api/tables"
+DAY = dt.date(2026, 12, 7)
+JSON = {"Content-Type": "application/json"}
 
 
 @pytest.fixture(scope="module")
@@ -108,3 +118,48 @@ def test_the_standings_page_is_french_and_guarded(http: httpx.Client) -> None:
     assert "profile.js" in page.text and "standings.js" in page.text
     assert "script-src 'self'" in page.headers["Content-Security-Policy"]
     assert http.get("/akvo/tables-static/profile.js").status_code == 200
+
+
+def _mistakes(http: httpx.Client, body: dict[str, Any]) -> httpx.Response:
+    return http.post(f"/{SERVER_COPY}", json=body)
+
+
+def test_mistakes_are_kept_under_the_profiles_key_and_merged(http: httpx.Client) -> None:
+    """Issue 34.7: two browsers of one profile send their « Vos erreurs »; the server keeps
+    the union, each card at its furthest, and answers it to the key's holder only."""
+    key = http.post("/akvo/api/profiles", json={"name": "Mia"}).json()["key"]
+    other = http.post("/akvo/api/profiles", json={"name": "Tom"}).json()["key"]
+    assert _mistakes(http, {"key": key}).json() == {"mistakes": ""}  # nothing kept yet
+    made = valid_exercises(play_match(11).record(), 3, start=100)
+    here = (made[:2], (Card(made[0].id, DAY), Card(made[1].id, DAY)))
+    there = (made[1:], (Card(made[1].id, DAY + dt.timedelta(days=3), 1, 1), Card(made[2].id, DAY)))
+    sent = export_json(*here)
+    assert len(sent.encode()) > MAX_BODY  # a set is longer than any other request
+    first = _mistakes(http, {"key": key, "mistakes": sent})
+    assert first.status_code == 200 and first.json()["mistakes"] == export_json(*merge(here, EMPTY))
+    both = _mistakes(http, {"key": key, "mistakes": export_json(*there)}).json()["mistakes"]
+    exercises, cards = import_json(both)
+    assert exercises == tuple(sorted(made, key=lambda e: e.id))  # the union, nothing lost
+    assert {c.id: c.right for c in cards} == {made[0].id: 0, made[1].id: 1, made[2].id: 0}
+    assert _mistakes(http, {"key": key}).json()["mistakes"] == both  # read back as kept
+    # Nobody else reads them: another profile has its own (none), no key or a wrong one: 403.
+    assert _mistakes(http, {"key": other}).json() == {"mistakes": ""}
+    for refused in ({"mistakes": sent}, {"key": key + "x", "mistakes": sent}, {"key": 7}):
+        answer = _mistakes(http, refused)
+        assert answer.status_code == 403 and answer.json()["error"] == "forbidden"
+    assert http.get(f"/{SERVER_COPY}").status_code == 405  # the key never in an address
+    # A hostile set, a set that is not a text, an unknown field: 400 in French, nothing kept.
+    hostile = json.loads(sent)
+    hostile["exercises"][0]["better"] = ["launch missiles"]
+    for bad, code in (
+        ({"key": key, "mistakes": json.dumps(hostile)}, "mistakes"),
+        ({"key": key, "mistakes": hostile}, "mistakes"),
+        ({"key": key, "mistakes": "{"}, "mistakes"),
+        ({"key": key, "mistakes": sent, "owner": "Mia"}, "request"),
+    ):
+        answer = _mistakes(http, bad)
+        assert (answer.status_code, answer.json()["error"]) == (400, code)
+        assert "rien n’a changé" in answer.json()["message"] or "owner" in answer.json()["message"]
+    assert _mistakes(http, {"key": key}).json()["mistakes"] == both
+    huge = http.post(f"/{SERVER_COPY}", content=b" " * (MISTAKES_BODY + 1), headers=JSON)
+    assert huge.status_code == 413
