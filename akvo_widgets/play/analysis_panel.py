@@ -32,7 +32,7 @@ from akvo_widgets.kit import controls as c
 from akvo_widgets.text.formatting import NBSP, french
 
 from .keeper import MatchKeeper
-from .mistakes import MISTAKES_KEY, keep_mistakes
+from .mistakes import keep_mistakes, mistakes_keeper
 from .records import record_json
 from .valued import PAGE_SEED
 
@@ -182,7 +182,7 @@ class AnalysisPanel(widgets.VBox):  # type: ignore[misc]
         self.moves.add_class("akvo-replay-move-list")
         self.moves.layout.max_height = MOVES_HEIGHT
         self.moves.layout.overflow_y = "auto"
-        self.keeper = MatchKeeper(key=MISTAKES_KEY)
+        self.keeper = mistakes_keeper()
         self.match_keeper = MatchKeeper(key=MATCH_SLOT)
         self.play_button = c.button(
             "Jouer l’autre option d’ici",

@@ -3,7 +3,10 @@
 After an analysis in « Revoir un match », :func:`keep_mistakes` turns one side's « erreur »
 and « gaffe » decisions (:func:`akvo.coach.exercises.mistake_exercises`) into exercises and
 adds them to the set kept in this browser (:class:`.keeper.MatchKeeper`, slot
-:data:`MISTAKES_KEY`: localStorage, nothing on the server). The page « Exercices » shows them
+:data:`MISTAKES_KEY`: localStorage). When the browser holds an online player's profile, the
+keeper also sends the set to :data:`SERVER_COPY`, which keeps it under the profile's key
+and answers the two sets merged (:func:`akvo.coach.exercises.merge`); the browser keeps
+that answer. The page « Exercices » shows them
 in :class:`MistakesBox`: the position, « trouvez une meilleure option », then the
 refutation and every option's win chance (the one valuation, :mod:`.valued`: the numbers
 of the analysis and of the match page); each comes back 1, 3 then 7 days later until
@@ -46,9 +49,16 @@ from .valued import ORDERS_SHOWN, options_html, page_valuation
 
 #: The browser's slot for the mistakes (localStorage ``akvo-match:vos-erreurs``).
 MISTAKES_KEY: Final = "vos-erreurs"
+#: The book server's route that keeps a profile's set (:mod:`akvo.online.mistakes`).
+SERVER_COPY: Final = "akvo/api/profiles/mistakes"
 MAX_FILE_BYTES: Final = 2_000_000
 Kept = tuple[tuple[Exercise, ...], tuple[Card, ...]]
 EMPTY: Kept = ((), ())
+
+
+def mistakes_keeper() -> MatchKeeper:
+    """The browser's slot of the mistakes, copied on the server for a profile."""
+    return MatchKeeper(key=MISTAKES_KEY, server_copy=SERVER_COPY)
 
 
 def read_kept(text: str) -> Kept:
@@ -93,7 +103,7 @@ class MistakesBox(widgets.VBox):  # type: ignore[misc]
         self.today = today
         self.kept: Kept = EMPTY
         self.current: Exercise | None = None
-        self.keeper = MatchKeeper(key=MISTAKES_KEY)
+        self.keeper = mistakes_keeper()
         self.keeper.observe(lambda _change: self.load(self.keeper.saved), "saved")
         self.title = widgets.HTML("<h3>Vos erreurs</h3>")
         self.summary = self._html("akvo-mistakes-summary")
@@ -250,4 +260,12 @@ class MistakesBox(widgets.VBox):  # type: ignore[misc]
         self._hide_empty()
 
 
-__all__ = ["MISTAKES_KEY", "MistakesBox", "keep_mistakes", "merged", "read_kept"]
+__all__ = [
+    "MISTAKES_KEY",
+    "SERVER_COPY",
+    "MistakesBox",
+    "keep_mistakes",
+    "merged",
+    "mistakes_keeper",
+    "read_kept",
+]
