@@ -79,48 +79,65 @@ class _Watch:
         return None
 
 
+def _settle(waiting: dict[str, _Watch], timeout_s: float) -> Heights:
+    """The heights of every watched page once each has settled (see :meth:`_Watch.settled`)."""
+    found: Heights = {}
+    deadline = time.monotonic() + timeout_s
+    while waiting and time.monotonic() < deadline:
+        for url, watch in list(waiting.items()):
+            heights = watch.settled()
+            if heights is not None:
+                found.update(heights)
+                del waiting[url]
+        time.sleep(0.25)
+    if waiting:
+        late = ", ".join(waiting)
+        raise TimeoutError(f"{late}: outputs still pending or moving after {timeout_s:.0f} s")
+    return found
+
+
 def measure_pages(
-    browser: Browser, urls: list[str], width: int, timeout_s: float = 120.0
-) -> Heights:
-    """Every output's height on the pages at ``urls``, opened side by side at ``width``."""
+    browser: Browser, urls: list[str], widths: dict[str, int], timeout_s: float = 120.0
+) -> dict[str, Heights]:
+    """Width name → every output's height on the pages at ``urls``, opened side by side at
+    the first width, then resized to each next one (one kernel per page for every width: a
+    page lays its outputs out by CSS alone, so a resized page draws what a page opened at
+    that width draws, which ``python -m tests.browser.heights --fresh`` checks)."""
+    (first, *_) = widths.values()
     contexts = [
-        browser.new_context(viewport={"width": width, "height": SCREEN_HEIGHT}) for _ in urls
+        browser.new_context(viewport={"width": first, "height": SCREEN_HEIGHT}) for _ in urls
     ]
     try:
         pages = [context.new_page() for context in contexts]
         for page, url in zip(pages, urls, strict=True):
             page.goto(url, wait_until="commit")
-        found: Heights = {}
-        waiting = {url: _Watch(page) for page, url in zip(pages, urls, strict=True)}
-        deadline = time.monotonic() + timeout_s
-        while waiting and time.monotonic() < deadline:
-            for url, watch in list(waiting.items()):
-                heights = watch.settled()
-                if heights is not None:
-                    found.update(heights)
-                    del waiting[url]
-            time.sleep(0.25)
-        if waiting:
-            late = ", ".join(waiting)
-            raise TimeoutError(f"{late}: outputs still pending or moving after {timeout_s:.0f} s")
+        found: dict[str, Heights] = {}
+        for name, width in widths.items():
+            for page in pages:
+                page.set_viewport_size({"width": width, "height": SCREEN_HEIGHT})
+            watches = {url: _Watch(page) for page, url in zip(pages, urls, strict=True)}
+            found[name] = _settle(watches, timeout_s)
         return found
     finally:
         for context in contexts:
             context.close()
 
 
-def measure(browser: Browser, base: str, pages: Iterable[str]) -> dict[str, Heights]:
+def measure(
+    browser: Browser, base: str, pages: Iterable[str], fresh: bool = False
+) -> dict[str, Heights]:
     """Width name → every output's height, over ``pages`` (fresh windows, :data:`AT_ONCE`
-    at a time)."""
+    at a time, each measured at every width in turn; ``fresh``: a new window per width)."""
     files = list(pages)
-    found: dict[str, Heights] = {}
-    for name, width in WIDTHS.items():
-        found[name] = {}
+    found: dict[str, Heights] = {name: {} for name in WIDTHS}
+    groups = [{name: width} for name, width in WIDTHS.items()] if fresh else [WIDTHS]
+    for widths in groups:
         for start in range(0, len(files), AT_ONCE):
             batch = files[start : start + AT_ONCE]
             urls = [f"{base}/voila/render/{file}" for file in batch]
-            found[name].update(measure_pages(browser, urls, width))
-            print(f"{width:>5} px  {' '.join(batch)}", flush=True)
+            for name, heights in measure_pages(browser, urls, widths).items():
+                found[name].update(heights)
+            print(f"{' '.join(map(str, widths.values())):>9} px  {' '.join(batch)}", flush=True)
     return found
 
 
@@ -168,6 +185,9 @@ def stale(
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--write", action="store_true", help=f"rewrite {CSS.name}")
+    parser.add_argument(
+        "--fresh", action="store_true", help="open each page anew at each width (slower)"
+    )
     parser.add_argument("pages", nargs="*", help="only these notebooks (default: every page)")
     args = parser.parse_args(argv)
     pages = args.pages or PAGES
@@ -175,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
     log.parent.mkdir(exist_ok=True)
     with background_server(BOOK, log, *SMALL_POOLS) as base, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS)
-        found = measure(browser, base, pages)
+        found = measure(browser, base, pages, fresh=args.fresh)
         browser.close()
     recorded = from_css(CSS.read_text())
     problems = stale(recorded, found)
