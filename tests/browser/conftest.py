@@ -44,6 +44,11 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
     return {**browser_type_launch_args, "executable_path": path, "args": CHROMIUM_FLAGS}
 
 
+#: Scripts that play tables out through the API share the browsers' loopback address: they
+#: may outrun a person (the throttle itself is tested in tests/akvo_site/tables/).
+SCRIPTS_UNTHROTTLED = ("--OnlineTables.rate=500", "--OnlineTables.burst=500")
+
+
 @pytest.fixture(scope="session")
 def book_url() -> Iterator[str]:
     """One book server for the whole session, on a free loopback port; stopped after.
@@ -55,7 +60,7 @@ def book_url() -> Iterator[str]:
     ARTIFACTS.mkdir(exist_ok=True)
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     log = ARTIFACTS / (f"voila-{worker}.log" if worker else "voila.log")
-    with background_server(BOOK, log, *SMALL_POOLS) as url:
+    with background_server(BOOK, log, *SMALL_POOLS, *SCRIPTS_UNTHROTTLED) as url:
         yield url
 
 

@@ -39,12 +39,11 @@ def _shots(page: Page, folder: Path, name: str) -> None:
 
 
 def _play_out(base_url: str, table: str, tokens: list[str]) -> None:
-    async def both() -> None:  # 8 requests a second at most: under the server's throttle
+    async def both() -> None:  # the session's server does not throttle scripts (conftest)
         async with httpx.AsyncClient(timeout=30) as client:
             seats = [SeatClient(client, base_url, table, token) for token in tokens]
             await asyncio.wait_for(
-                asyncio.gather(*(play_seat(s, seed=i, think=0.25) for i, s in enumerate(seats))),
-                400,
+                asyncio.gather(*(play_seat(s, seed=i) for i, s in enumerate(seats))), 400
             )
 
     run_async(both())
