@@ -26,12 +26,13 @@ from typing import Final
 import ipywidgets as widgets
 
 from akvo.coach.exercises import (
-    Card,
     Exercise,
+    Kept,
     answer,
     due,
     export_json,
     import_json,
+    merge,
     mistake_exercises,
     new_cards,
 )
@@ -52,7 +53,6 @@ MISTAKES_KEY: Final = "vos-erreurs"
 #: The book server's route that keeps a profile's set (:mod:`akvo.online.mistakes`).
 SERVER_COPY: Final = "akvo/api/profiles/mistakes"
 MAX_FILE_BYTES: Final = 2_000_000
-Kept = tuple[tuple[Exercise, ...], tuple[Card, ...]]
 EMPTY: Kept = ((), ())
 
 
@@ -157,8 +157,8 @@ class MistakesBox(widgets.VBox):  # type: ignore[misc]
         self.download.value = download_link(self.kept) if self.kept[0] else ""
 
     def import_bytes(self, data: bytes) -> None:
-        """A file of exercises: merged into the set (cards of known exercises kept), or a
-        French refusal and nothing changes."""
+        """A file of exercises: merged into the set (:func:`akvo.coach.exercises.merge`: each
+        card at its furthest), or a French refusal and nothing changes."""
         try:
             exercises, cards = import_json(bytes(data).decode("utf-8"))
         except (AkvoError, UnicodeDecodeError):
@@ -167,12 +167,7 @@ class MistakesBox(widgets.VBox):  # type: ignore[misc]
                 "rien n’a changé.</p>"
             )
             return
-        known = {e.id for e in self.kept[0]}
-        fresh = {e.id for e in exercises if e.id not in known}
-        self.kept = (
-            self.kept[0] + tuple(e for e in exercises if e.id in fresh),
-            self.kept[1] + tuple(c for c in cards if c.id in fresh),
-        )
+        self.kept = merge(self.kept, (exercises, cards))
         self._store()
         self.show_next()
 
