@@ -112,24 +112,27 @@ def test_the_tutorial_buttons_show_the_coach_values_and_the_switch_hides_them(
 def test_vos_erreurs_come_back_from_the_browser_and_are_graded(page: Page, base_url: str) -> None:
     """A mistake kept in this browser's slot (as the replay's analysis stores it) is asked
     under « Vos erreurs »: the position, the question, the orders to compose; an answer
-    shows the refutation."""
+    shows the refutation. The browser holds an online profile: the answered set reaches the
+    server's copy under its key (issue 34.7)."""
     import datetime as dt
     import json
+    import secrets
+    import time
 
     from akvo.coach.exercises import export_json, mistake_exercises, new_cards
     from akvo.coach.review import review
     from akvo.match import play_match
-    from akvo_widgets.play.mistakes import MISTAKES_KEY
+    from akvo_widgets.play.mistakes import MISTAKES_KEY, SERVER_COPY
 
     record = play_match(11).record()
     done = review({**record, "actions": record["actions"][:5]}, side="B", progress=False)
     exercises = mistake_exercises(done, "B")
     kept = export_json(exercises, new_cards(exercises, dt.date.today()))
+    made = page.request.post(f"{base_url}/akvo/api/profiles", data={"name": secrets.token_hex(4)})
+    profile = json.dumps(made.json())
     open_widget_page(page, base_url, "exercices.ipynb", ".akvo-exercise-answer")
-    page.evaluate(
-        "([key, value]) => window.localStorage.setItem(key, value)",
-        [f"akvo-match:{MISTAKES_KEY}", kept],
-    )
+    for slot, value in ((f"akvo-match:{MISTAKES_KEY}", kept), ("akvo-profile", profile)):
+        page.evaluate("([key, value]) => window.localStorage.setItem(key, value)", [slot, value])
     open_widget_page(page, base_url, "exercices.ipynb", ".akvo-mistakes-question b")
     box = page.locator(".akvo-mistakes")
     expect(box.locator(".akvo-mistakes-question")).to_contain_text(
@@ -141,3 +144,9 @@ def test_vos_erreurs_come_back_from_the_browser_and_are_graded(page: Page, base_
     expect(feedback).to_contain_text(re.compile("Bien vu|Pas encore"), timeout=WAIT)
     stored = page.evaluate(f"window.localStorage.getItem('akvo-match:{MISTAKES_KEY}')")
     assert json.loads(stored)["cards"][0]["due"] > dt.date.today().isoformat()
+    deadline, copy = time.monotonic() + 10, {"key": made.json()["key"]}
+    while (server := page.request.post(f"{base_url}/{SERVER_COPY}", data=copy).json()) != {
+        "mistakes": stored
+    }:
+        assert time.monotonic() < deadline, server
+        time.sleep(0.2)
