@@ -190,6 +190,28 @@ def test_a_finished_table_rates_its_players_once(stores: Factory) -> None:
     assert {p["name"]: p for p in again.standings()} == after
 
 
+def test_a_table_left_unrated_by_a_stopped_server_is_rated_when_the_next_one_starts(
+    stores: Factory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service = _service(stores())
+    lea, max_ = _profile(service, "Léa"), _profile(service, "Max")
+    table_id, tokens = _table(service)
+    service.join(table_id, {"token": tokens[0], "key": lea["key"]})
+    service.join(table_id, {"token": tokens[1], "key": max_["key"]})
+    monkeypatch.setattr(service, "_rate", lambda entry: None)  # stopped before rating
+    _play_out(service, table_id, tokens, seed=1)
+    assert service.store.unrated_ids() == [table_id]
+    assert all(p["tables"] == 0 for p in service.standings())
+    again = _service(stores())
+    again.load()
+    after = {p["name"]: p for p in again.standings()}
+    assert after["Léa"]["tables"] == after["Max"]["tables"] == 1
+    assert again.store.unrated_ids() == []
+    third = _service(stores())
+    third.load()
+    assert {p["name"]: p for p in third.standings()} == after  # rated once
+
+
 def test_a_leaver_scores_a_loss_and_a_leave_and_bot_turns_are_not_theirs(
     stores: Factory,
 ) -> None:

@@ -278,7 +278,18 @@ class TableService:
                 loaded += 1
         for entry in list(self._open.values()):
             self._after_change(entry)
+        self._rate_left_unrated()
         return loaded
+
+    def _rate_left_unrated(self) -> None:
+        """Rate the finished tables a stopped server left unrated (it stopped between a
+        table's end and its rating; rating twice is impossible: :meth:`Store.rate`)."""
+        for table_id in self.store.unrated_ids():
+            try:
+                entry = self._entry(table_id)
+            except TableRefusal:
+                continue  # a broken table: logged when rebuilt, never rated
+            self._rate(entry)
 
     def _rebuild(self, stored: StoredTable) -> _Open | None:
         try:

@@ -139,6 +139,7 @@ class Store(Protocol):
     def rows_since(self, table_id: str, seq: int) -> list[tuple[int, int, str]]: ...
     def open_tables(self) -> Iterator[StoredTable]: ...
     def finished_ids(self, limit: int = 100) -> list[str]: ...
+    def unrated_ids(self, limit: int = 100) -> list[str]: ...
     def record(self, table_id: str) -> str | None: ...
     def count_rows(self, table_id: str) -> int: ...
     def expire_idle(self, idle: float) -> list[str]: ...
@@ -233,6 +234,17 @@ class TableStore:
         """The most recently finished tables' ids."""
         cursor = self._db.execute(
             "SELECT id FROM tables WHERE finished IS NOT NULL ORDER BY finished DESC LIMIT ?",
+            (limit,),
+        )
+        return [str(row[0]) for row in cursor.fetchall()]
+
+    def unrated_ids(self, limit: int = 100) -> list[str]:
+        """Finished tables with seats played under profiles but not rated: a server stopped
+        between a table's end and its rating (the service rates them when it starts)."""
+        cursor = self._db.execute(
+            "SELECT id FROM tables WHERE finished IS NOT NULL"
+            " AND id IN (SELECT table_id FROM seat_profiles)"
+            " AND id NOT IN (SELECT table_id FROM rated_tables) ORDER BY finished LIMIT ?",
             (limit,),
         )
         return [str(row[0]) for row in cursor.fetchall()]

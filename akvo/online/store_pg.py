@@ -193,6 +193,15 @@ class PostgresStore:
         )
         return [str(row[0]) for row in found]
 
+    def unrated_ids(self, limit: int = 100) -> list[str]:
+        found = self._all(
+            "SELECT id FROM akvo_tables WHERE finished IS NOT NULL"
+            " AND id IN (SELECT table_id FROM akvo_seat_profiles)"
+            " AND id NOT IN (SELECT table_id FROM akvo_rated_tables) ORDER BY finished LIMIT %s",
+            (limit,),
+        )
+        return [str(row[0]) for row in found]
+
     def record(self, table_id: str) -> str | None:
         found = self._all("SELECT record FROM akvo_tables WHERE id = %s", (table_id,))
         return None if not found or found[0][0] is None else str(found[0][0])
