@@ -234,6 +234,7 @@ class Seat:
         self.acked: list[str] = []
         self.unknown = 0
         self.done = False
+        self.stopped = False  # the run is over (its deadline): both loops end
         self.connection: asyncio.Task[None] | None = None
         self.cutting = False
         #: When the current stream's first view came (None while reconnecting).
@@ -248,7 +249,7 @@ class Seat:
         """Keep an event stream open until the match ends: reconnect after a cut (timed as
         a resync) or after losing the server (timed as a reconnection)."""
         reason: str | None = None
-        while not self.done:
+        while not (self.done or self.stopped):
             started = time.perf_counter()
             self.connection = asyncio.create_task(self._connection(stats, reason, started))
             try:
@@ -296,7 +297,7 @@ class Seat:
 
     async def play(self, rng: random.Random, think: float, stats: Stats) -> None:
         """Act on every view that gives this seat a decision, until the match ends."""
-        while not self.done:
+        while not (self.done or self.stopped):
             waiting = time.perf_counter()
             try:
                 await asyncio.wait_for(self.changed.wait(), 5.0)
@@ -460,9 +461,7 @@ async def play_shard(
         stats.played = time.perf_counter() - started
         progress(sum(len(seat.acked) for seat in seats), finished())
     finally:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await _stop(seats, tasks, stats)
         for http in clients:
             await http.aclose()
     runs = [
@@ -478,6 +477,22 @@ async def play_shard(
         for made, table_seats in live
     ]
     return runs, stats
+
+
+async def _stop(seats: list[Seat], tasks: list[asyncio.Task[None]], stats: Stats) -> None:
+    """End every task. A loop may miss one cancellation (Python 3.11's ``wait_for`` drops
+    it when its wait ends at the same moment): the seats' loops also stop on their flag,
+    and what is left is cancelled again."""
+    for seat in seats:
+        seat.stopped = True
+    pending = set(tasks)
+    for _ in range(3):
+        for task in pending:
+            task.cancel()
+        _, pending = await asyncio.wait(pending, timeout=10)
+        if not pending:
+            return
+    stats.errors.append(f"{len(pending)} client tasks did not stop")
 
 
 async def _cut_streams(seats: list[Seat], every: float, rng: random.Random) -> None:
