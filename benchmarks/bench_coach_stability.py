@@ -3,8 +3,9 @@
 - ``--stability N``: N matches (random vs greedy, greedy vs greedy, alternately), each
   reviewed (:func:`akvo.coach.review.review`, both sides, default budget) with seeds 0 and
   1: agreement of the verdicts on the decisions either run flags, and each side's rating;
-- ``--ladder K``: K matches of each ladder level against « normal » (seats alternated),
-  the level's side reviewed: its mean rating (calibrates :data:`akvo.coach.rating.BANDS`);
+- ``--ladder K [--levels NAME …]``: K matches of each ladder level (or of those named)
+  against « normal » (seats alternated), the level's side reviewed: its mean rating
+  (calibrates :data:`akvo.coach.rating.BANDS`);
 - ``--luck N``: N greedy-vs-greedy matches: variance of the raw result and of the
   luck-adjusted one (:mod:`akvo.coach.luck`);
 - ``--orders-stability N``: the same agreement on the orders alone (the only decisions
@@ -135,10 +136,12 @@ def _nodes(record: dict[str, Any]) -> list[tuple[int, bool]]:
     return out
 
 
-def ladder(matches: int, sink: Any) -> None:
+def ladder(matches: int, sink: Any, only: list[str] | None = None) -> None:
     registry = load_registry()
     levels = sorted((s for s in registry.values() if s.rank is not None), key=lambda s: s.rank or 0)
     for spec in levels:
+        if only and spec.name not in only:
+            continue
         values = []
         for k in range(matches):
             bot = make_bot(spec.name, seed=300 + k, **dict(spec.ladder_options))
@@ -189,6 +192,7 @@ def main() -> None:
     parser.add_argument("--stability", type=int, default=0)
     parser.add_argument("--orders-stability", type=int, default=0)
     parser.add_argument("--ladder", type=int, default=0)
+    parser.add_argument("--levels", nargs="*", default=None, help="--ladder: these levels only")
     parser.add_argument("--luck", type=int, default=0)
     parser.add_argument("--timing", action="store_true")
     parser.add_argument("--jsonl", default=None)
@@ -199,7 +203,7 @@ def main() -> None:
     if args.orders_stability:
         orders_stability(args.orders_stability, sink)
     if args.ladder:
-        ladder(args.ladder, sink)
+        ladder(args.ladder, sink, args.levels)
     if args.luck:
         luck(args.luck, sink)
     if args.timing:
