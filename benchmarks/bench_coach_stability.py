@@ -1,8 +1,9 @@
 """The review's stability, the ladder's ratings, luck's variance reduction, review times.
 
-- ``--stability N``: N matches (random vs greedy, greedy vs greedy, alternately), each
-  reviewed (:func:`akvo.coach.review.review`, both sides, default budget) with seeds 0 and
-  1: agreement of the verdicts on the decisions either run flags, and each side's rating;
+- ``--stability N [--first K]``: N matches (random vs greedy, greedy vs greedy,
+  alternately; from match K of the series), each reviewed
+  (:func:`akvo.coach.review.review`, both sides, default budget) with seeds 0 and 1:
+  agreement of the verdicts on the decisions either run flags, and each side's rating;
 - ``--ladder K [--levels NAME …]``: K matches of each ladder level (or of those named)
   against « normal » (seats alternated), the level's side reviewed: its mean rating
   (calibrates :data:`akvo.coach.rating.BANDS`);
@@ -48,10 +49,10 @@ def _emit(sink: Any, row: dict[str, Any]) -> None:
         sink.flush()
 
 
-def stability(matches: int, sink: Any) -> None:
+def stability(matches: int, sink: Any, first: int = 0) -> None:
     agree = union = 0
     ratings: dict[str, list[float]] = {"random": [], "greedy": []}
-    for i in range(matches):
+    for i in range(first, first + matches):
         kind = "random-greedy" if i % 2 == 0 else "greedy-greedy"
         bot = UniformBot(100 + i) if kind == "random-greedy" else GreedyBot(100 + i)
         final = play_match(1000 + i, bots=(bot, GreedyBot(200 + i)), log=False)
@@ -190,6 +191,9 @@ def timing() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--stability", type=int, default=0)
+    parser.add_argument(
+        "--first", type=int, default=0, help="--stability: the first match's number (0)"
+    )
     parser.add_argument("--orders-stability", type=int, default=0)
     parser.add_argument("--ladder", type=int, default=0)
     parser.add_argument("--levels", nargs="*", default=None, help="--ladder: these levels only")
@@ -199,7 +203,7 @@ def main() -> None:
     args = parser.parse_args()
     sink = open(args.jsonl, "a") if args.jsonl else None  # noqa: SIM115
     if args.stability:
-        stability(args.stability, sink)
+        stability(args.stability, sink, args.first)
     if args.orders_stability:
         orders_stability(args.orders_stability, sink)
     if args.ladder:
