@@ -49,10 +49,10 @@ def _emit(sink: Any, row: dict[str, Any]) -> None:
         sink.flush()
 
 
-def stability(matches: int, sink: Any, first: int = 0) -> None:
+def stability(matches: int, sink: Any, start: int = 0) -> None:
     agree = union = 0
     ratings: dict[str, list[float]] = {"random": [], "greedy": []}
-    for i in range(first, first + matches):
+    for i in range(start, start + matches):
         kind = "random-greedy" if i % 2 == 0 else "greedy-greedy"
         bot = UniformBot(100 + i) if kind == "random-greedy" else GreedyBot(100 + i)
         final = play_match(1000 + i, bots=(bot, GreedyBot(200 + i)), log=False)
