@@ -30,7 +30,7 @@ from typing import Any
 
 warnings.simplefilter("ignore")
 
-from akvo.bots import make_bot  # noqa: E402
+from akvo.bots import LADDER, make_bot  # noqa: E402
 from akvo.bots.greedy import GreedyBot  # noqa: E402
 from akvo.bots.registry import load_registry  # noqa: E402
 from akvo.coach.budget import DEFAULT_BUDGET  # noqa: E402
@@ -139,10 +139,8 @@ def _nodes(record: dict[str, Any]) -> list[tuple[int, bool]]:
 
 def ladder(matches: int, sink: Any, only: list[str] | None = None) -> None:
     registry = load_registry()
-    levels = sorted((s for s in registry.values() if s.rank is not None), key=lambda s: s.rank or 0)
-    for spec in levels:
-        if only and spec.name not in only:
-            continue
+    ranked = (s for s in registry.values() if s.rank is not None and (not only or s.name in only))
+    for spec in sorted(ranked, key=lambda s: s.rank or 0):
         values = []
         for k in range(matches):
             bot = make_bot(spec.name, seed=300 + k, **dict(spec.ladder_options))
@@ -196,7 +194,9 @@ def main() -> None:
     )
     parser.add_argument("--orders-stability", type=int, default=0)
     parser.add_argument("--ladder", type=int, default=0)
-    parser.add_argument("--levels", nargs="*", default=None, help="--ladder: these levels only")
+    parser.add_argument(
+        "--levels", nargs="*", choices=LADDER, default=None, help="--ladder: these levels only"
+    )
     parser.add_argument("--luck", type=int, default=0)
     parser.add_argument("--timing", action="store_true")
     parser.add_argument("--jsonl", default=None)
